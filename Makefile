@@ -1,0 +1,34 @@
+# Every target sets up .venv first, so each works on a fresh clone.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test conformance bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	bash examples/run-demo.sh
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 tests
+
+conformance: $(STAMP)
+	bash .ci/conformance.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check compiler tests
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,3 @@
+from aidlc_review.cli.main import entry
+
+entry()

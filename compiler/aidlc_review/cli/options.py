@@ -1,0 +1,20 @@
+"""Options several commands share."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_harness(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--harness", type=Path, default=None, metavar="DIR",
+        help="harness directory (default: this project's own root)",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="treat warnings (scope names without a scope file) as errors"
+    )
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON on stdout")

@@ -1,0 +1,97 @@
+"""The compiled artifacts: ``stage-graph.json`` and ``scope-grid.json``.
+
+Key order, omitted absent keys, 2-space indent and the trailing newline follow
+the reference compiler byte for byte. This plugin's extension keys sit after
+upstream's review keys, so a harness that does not use them compiles exactly
+as upstream's does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aidlc_review.definitions.sensor import SensorManifest
+from aidlc_review.definitions.stage import Stage
+from aidlc_review.fsio import dump_json
+from aidlc_review.graph import StageGraph
+from aidlc_review.names import display_name
+
+SPACE = "default"
+MEMORY = f"aidlc/spaces/{SPACE}/memory"
+
+# Authored keys in output order; computed keys are placed around them.
+NODE_KEYS = (
+    "phase", "execution", "condition", "lead_agent", "support_agents", "mode",
+    "for_each", "workspace_requires", "produces", "optional_produces", "produces_kinds",
+    "consumes", "requires_stage", "sensors", "scopes", "reviewer", "reviewer_max_iterations",
+    "review_class", "review_artifact", "summary_confirmation",
+    "repair_agent", "reviews", "max_passes", "plan_approval",
+    "plugin", "when", "ars", "required_sections", "inputs", "outputs",
+)
+ALWAYS_LISTED = frozenset({"sensors", "scopes"})
+
+
+def rules_in_context(stage: Stage) -> list[dict[str, str]]:
+    rules = [
+        {"path": f"{MEMORY}/org.md", "scope": "org"},
+        {"path": f"{MEMORY}/team.md", "scope": "team"},
+        {"path": f"{MEMORY}/project.md", "scope": "project"},
+    ]
+    if stage.phase != "initialization":
+        rules.append({"path": f"{MEMORY}/phases/{stage.phase}.md", "scope": "phase"})
+    return rules
+
+
+def sensor_entry(sensor: SensorManifest, manifest_path: str, display_root: str) -> dict[str, Any]:
+    prefix = display_root.strip("/")
+    entry: dict[str, Any] = {"id": sensor.id, "path": f"{prefix}/{manifest_path}" if prefix else manifest_path}
+    if sensor.fire_on is not None:
+        entry["fire_on"] = sensor.fire_on
+    entry["matches"] = sensor.matches
+    return entry
+
+
+def stage_node(
+    stage: Stage,
+    number: str,
+    sensors: dict[str, SensorManifest],
+    sensor_paths: dict[str, str],
+    display_root: str,
+) -> dict[str, Any]:
+    authored = stage.model_dump(mode="json", exclude_none=True)
+    node: dict[str, Any] = {"slug": stage.slug, "number": number, "name": display_name(stage.slug, stage.name)}
+    for key in NODE_KEYS:
+        if key in authored:
+            node[key] = authored[key]
+        elif key in ALWAYS_LISTED:
+            node[key] = []
+    node["rules_in_context"] = rules_in_context(stage)
+    node["sensors_applicable"] = [
+        sensor_entry(sensors[sid], sensor_paths[sid], display_root) for sid in stage.sensors if sid in sensors
+    ]
+    return node
+
+
+def stage_graph_doc(
+    graph: StageGraph,
+    sensors: list[SensorManifest],
+    sensor_paths: dict[str, str],
+    display_root: str,
+) -> list[dict[str, Any]]:
+    numbers = graph.numbers()
+    by_id = {s.id: s for s in sensors}
+    return [stage_node(s, numbers[s.slug], by_id, sensor_paths, display_root) for s in graph.ordered()]
+
+
+def scope_grid_doc(graph: StageGraph, scope_names: list[str]) -> dict[str, Any]:
+    named = {scope for stage in graph.ordered() for scope in stage.scopes}
+    grid: dict[str, Any] = {}
+    for scope in sorted(set(scope_names) | named):
+        grid[scope] = {
+            "stages": {s.slug: "EXECUTE" if scope in s.scopes else "SKIP" for s in graph.ordered()}
+        }
+    return grid
+
+
+def render(doc: Any) -> str:
+    return dump_json(doc)

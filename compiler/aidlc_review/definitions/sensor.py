@@ -1,0 +1,48 @@
+"""The sensor manifest (``sensors/aidlc-<id>.md``): upstream's fields plus a runner block.
+
+Upstream engines fire ``command``; this plugin's runtime uses ``runner`` (a
+built-in runner id, its tool candidates with check-only argv, whether a missing
+tool blocks, and how results map to finding severities).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from aidlc_review.definitions.base import KEBAB, Definition
+
+Severity = Literal["critical", "major", "minor"]
+
+
+class ToolSpec(Definition):
+    """One tool a runner may use; the first candidate the workspace configures wins."""
+
+    tool: str
+    argv: list[str]
+    version: list[str] | None = None
+    detect: list[str] = []
+
+
+class RunnerSpec(Definition):
+    name: str = Field(pattern=KEBAB)
+    required: bool = False
+    tools: list[ToolSpec] = []
+    severity: dict[str, Severity] = {}
+    options: dict[str, Any] = {}
+
+
+class SensorManifest(Definition):
+    id: str = Field(pattern=KEBAB)
+    kind: Literal["deterministic"]
+    command: str
+    default_severity: Literal["advisory", "blocking"]
+    description: str
+    category: str
+    fire_on: Literal["write", "gate"] | None = None
+    matches: str
+    input_schema: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    timeout_seconds: int = Field(ge=1, le=3600)
+    runner: RunnerSpec | None = None

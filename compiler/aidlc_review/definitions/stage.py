@@ -1,0 +1,109 @@
+"""The stage definition: upstream's fields plus this plugin's review extensions."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from aidlc_review.definitions.base import KEBAB, Definition
+
+PHASES = ("initialization", "ideation", "inception", "construction", "operation")
+Phase = Literal["initialization", "ideation", "inception", "construction", "operation"]
+Mode = Literal["inline", "subagent", "pipeline", "mob", "agent-team"]
+ReviewClass = Literal["blocking", "advisory"]
+RESERVED_KEYS = ("on_failure", "blocks_on", "timeout", "retry")
+CONSTRUCTION_MODES = ("gated", "autonomous")
+DEFAULT_REVIEWER_ITERATIONS = 2
+
+ArtifactName = Field(pattern=KEBAB)
+
+
+class Consume(Definition):
+    artifact: str = Field(pattern=KEBAB)
+    required: bool
+    conditional_on: Literal["brownfield", "greenfield"] | None = None
+
+
+class MaxPasses(Definition):
+    """Review passes per construction mode; repairs = passes - 1."""
+
+    gated: int = Field(ge=1, le=10)
+    autonomous: int = Field(ge=1, le=10)
+
+
+class Stage(Definition):
+    slug: str = Field(pattern=KEBAB)
+    name: str | None = None
+    number: str | None = Field(default=None, pattern=r"^[0-4]\.[1-9][0-9]*$")
+    phase: Phase
+    execution: Literal["ALWAYS", "CONDITIONAL"]
+    condition: str
+    lead_agent: str
+    support_agents: list[str]
+    mode: Mode
+    for_each: str | None = Field(default=None, pattern=KEBAB)
+    workspace_requires: bool | None = None
+    produces: list[str]
+    optional_produces: list[str] | None = None
+    produces_kinds: dict[str, list[str]] | None = None
+    consumes: list[Consume]
+    requires_stage: list[str]
+    sensors: list[str] = []
+    scopes: list[str] = []
+    reviewer: str | None = None
+    reviewer_max_iterations: int | None = Field(default=None, ge=1, le=10)
+    review_class: ReviewClass | None = None
+    review_artifact: str | None = None
+    summary_confirmation: bool | None = None
+    repair_agent: str | None = None
+    reviews: str | None = Field(default=None, pattern=KEBAB)
+    max_passes: MaxPasses | None = None
+    plan_approval: Literal["required"] | None = None
+    plugin: str | None = None
+    when: str | None = None
+    ars: bool | None = None
+    required_sections: list[str] | None = None
+    inputs: str
+    outputs: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_reserved(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in RESERVED_KEYS:
+                if key in data:
+                    raise ValueError(f"reserved:{key}")
+        return data
+
+    @model_validator(mode="after")
+    def _check_review_fields(self) -> Stage:
+        if self.mode == "agent-team":
+            raise ValueError("mode:mode agent-team is reserved and not yet implemented")
+        if self.reviewer_max_iterations is not None and self.reviewer is None:
+            raise ValueError("reviewer_max_iterations:needs a reviewer")
+        if self.repair_agent is not None and not self.has_review_loop:
+            raise ValueError("repair_agent:only valid on a stage with a review loop (reviewer or reviews)")
+        if self.max_passes is not None and not self.has_review_loop:
+            raise ValueError("max_passes:only valid on a stage with a review loop (reviewer or reviews)")
+        if self.reviews is not None and self.reviews == self.slug:
+            raise ValueError("reviews:a stage cannot review itself")
+        return self
+
+    @property
+    def has_review_loop(self) -> bool:
+        return self.reviewer is not None or self.reviews is not None
+
+    @property
+    def resolved_repair_agent(self) -> str | None:
+        if not self.has_review_loop:
+            return None
+        return self.repair_agent or self.lead_agent
+
+    def passes_for(self, mode: str) -> int | None:
+        """Review passes this stage gets in a construction mode (None: no review loop)."""
+        if self.max_passes is not None:
+            return int(getattr(self.max_passes, mode))
+        if self.reviewer is not None:
+            return self.reviewer_max_iterations or DEFAULT_REVIEWER_ITERATIONS
+        return None

@@ -1,0 +1,123 @@
+"""Split a Markdown file into YAML frontmatter and body, keeping line numbers.
+
+A UTF-8 BOM and CRLF line endings are accepted. YAML is parsed with ruamel's
+round-trip loader so every mapping key and list item knows its source line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from aidlc_review.errors import Diagnostic
+
+FENCE = "---"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed definition file: frontmatter mapping, body text, and where it came from."""
+
+    path: Path
+    display_path: str
+    data: CommentedMap
+    body: str
+    first_line: int  # file line (1-based) of the first frontmatter line
+
+    def line_of(self, loc: tuple[str | int, ...]) -> int:
+        """The file line of the YAML node at ``loc`` (nearest existing ancestor)."""
+        return self.first_line + _yaml_line(self.data, loc)
+
+
+class FrontmatterError(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(str(diagnostic))
+
+
+def make_yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def decode_text(raw: bytes) -> str:
+    text = raw.decode("utf-8-sig")
+    return text.replace("\r\n", "\n")
+
+
+def split_frontmatter(text: str) -> tuple[str, str, int] | None:
+    """Return (yaml_text, body, first_yaml_line) or None when there is no frontmatter."""
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != FENCE:
+        return None
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == FENCE:
+            return "\n".join(lines[1:index]) + "\n", "\n".join(lines[index + 1 :]), 2
+    return None
+
+
+def read_document(path: Path, display_path: str) -> Document:
+    """Read one definition file; raise FrontmatterError with a breadcrumb when unusable."""
+    try:
+        text = decode_text(path.read_bytes())
+    except UnicodeDecodeError as exc:
+        raise FrontmatterError(
+            Diagnostic(display_path, 0, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        ) from None
+    split = split_frontmatter(text)
+    if split is None:
+        raise FrontmatterError(
+            Diagnostic(display_path, 1, "", "no YAML frontmatter (the file must start with '---')")
+        )
+    yaml_text, body, first_line = split
+    try:
+        data = make_yaml().load(yaml_text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + (mark.line if mark else 0)
+        problem = (exc.problem or exc.context or "cannot parse").strip()
+        raise FrontmatterError(Diagnostic(display_path, line, "", f"invalid YAML: {problem}")) from None
+    if data is None:
+        data = CommentedMap()
+    if not isinstance(data, CommentedMap):
+        raise FrontmatterError(
+            Diagnostic(display_path, first_line, "", "frontmatter must be a mapping of keys")
+        )
+    return Document(path, display_path, data, body, first_line)
+
+
+def _yaml_line(node: Any, loc: tuple[str | int, ...]) -> int:
+    line = getattr(getattr(node, "lc", None), "line", 0) or 0
+    for part in loc:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node.lc.key(part)[0]
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            line = node.lc.item(part)[0]
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def to_plain(node: Any) -> Any:
+    """ruamel containers -> plain dict/list/str (ruamel scalars subclass the builtins)."""
+    if isinstance(node, dict):
+        return {str(key): to_plain(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [to_plain(item) for item in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    return node

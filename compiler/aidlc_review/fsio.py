@@ -1,0 +1,57 @@
+"""Writing files: atomically, deterministically, in one place."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def dump_json(data: Any, indent: int = 2) -> str:
+    """The one JSON text form of every artifact: 2-space indent, trailing newline."""
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+def canonical_json(data: Any) -> bytes:
+    """Canonical bytes for digests: sorted keys, no whitespace, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def sha256_bytes(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return "sha256:" + digest.hexdigest()
+
+
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write via a temp file in the same directory, fsync, then rename over.
+
+    A kill at any point leaves either the old file or the new one, never half.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode() if isinstance(text, str) else text
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_all_atomic(files: dict[Path, str]) -> None:
+    """Write several files; each is atomic. Content is rendered before the first write."""
+    for path, text in files.items():
+        write_atomic(path, text)

@@ -1,0 +1,69 @@
+"""Where a harness keeps its definition files.
+
+Two shapes are read: an installed AI-DLC harness (``aidlc-common/stages/``)
+and this project's own root (``stages/``). Everything else is shared:
+``scopes/aidlc-<name>.md``, ``agents/<slug>.md``, ``sensors/aidlc-<id>.md``,
+``knowledge/<agent>/``, and compiled output in ``tools/data/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class HarnessLayout:
+    root: Path
+    stages_dir: Path
+
+    @classmethod
+    def at(cls, root: Path | None) -> HarnessLayout:
+        base = (root or PROJECT_ROOT).resolve()
+        if not base.is_dir():
+            raise InvalidInput(f"{base}: harness directory not found")
+        for candidate in (base / "aidlc-common" / "stages", base / "stages"):
+            if candidate.is_dir():
+                return cls(base, candidate)
+        raise InvalidInput(
+            f"{base}: not an AI-DLC harness (no aidlc-common/stages/ or stages/ folder)"
+        )
+
+    @property
+    def installed(self) -> bool:
+        return self.stages_dir.parent.name == "aidlc-common"
+
+    def display(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def _files(self, folder: Path, pattern: str) -> Iterator[tuple[Path, str]]:
+        if folder.is_dir():
+            for path in sorted(folder.glob(pattern)):
+                if path.is_file():
+                    yield path, self.display(path)
+
+    def stage_files(self) -> Iterator[tuple[Path, str]]:
+        return self._files(self.stages_dir, "*/*.md")
+
+    def scope_files(self) -> Iterator[tuple[Path, str]]:
+        return self._files(self.root / "scopes", "aidlc-*.md")
+
+    def agent_files(self) -> Iterator[tuple[Path, str]]:
+        return self._files(self.root / "agents", "*.md")
+
+    def sensor_files(self) -> Iterator[tuple[Path, str]]:
+        return self._files(self.root / "sensors", "aidlc-*.md")
+
+    def input_files(self) -> list[Path]:
+        """Every file a compile reads (for the up-to-date stamp)."""
+        groups = (self.stage_files(), self.scope_files(), self.agent_files(), self.sensor_files())
+        return [path for group in groups for path, _ in group]
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "tools" / "data"
