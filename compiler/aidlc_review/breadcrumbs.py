@@ -12,6 +12,9 @@ from pydantic import ValidationError
 
 from aidlc_review.errors import Diagnostic
 
+# Known keys by parent key ("" = top level), for "did you mean" on unknown keys.
+KeyChoices = dict[str, list[str]]
+
 _TYPE_WORDS = {
     "bool_type": "a boolean (true or false)",
     "bool_parsing": "a boolean (true or false)",
@@ -58,7 +61,7 @@ def _field_loc(loc: tuple[Any, ...]) -> tuple[str | int, ...]:
     return tuple(p for p in loc if isinstance(p, int) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", p) and p not in {"str", "bool", "int", "list", "dict", "literal"})
 
 
-def _message(error: dict[str, Any], allowed_keys: Iterable[str]) -> tuple[tuple[str | int, ...], str]:
+def _message(error: dict[str, Any], allowed_keys: KeyChoices) -> tuple[tuple[str | int, ...], str]:
     loc = _field_loc(error["loc"])
     kind = error["type"]
     value = error.get("input")
@@ -67,7 +70,8 @@ def _message(error: dict[str, Any], allowed_keys: Iterable[str]) -> tuple[tuple[
         return loc, "is required"
     if kind == "extra_forbidden":
         name = str(loc[-1]) if loc else "?"
-        return loc, "unknown key" + did_you_mean(name, allowed_keys)
+        parent = next((p for p in reversed(loc[:-1]) if isinstance(p, str)), "")
+        return loc, "unknown key" + did_you_mean(name, allowed_keys.get(parent, allowed_keys[""]))
     if kind == "literal_error":
         expected = ctx.get("expected", "")
         options = re.findall(r"'([^']*)'", expected)
@@ -98,13 +102,12 @@ def diagnostics_from(
     exc: ValidationError,
     path: str,
     line_of: Any,
-    allowed_keys: Iterable[str],
+    allowed_keys: KeyChoices,
 ) -> list[Diagnostic]:
     """One diagnostic per distinct key path (union members collapse into one)."""
     seen: dict[tuple[str | int, ...], Diagnostic] = {}
-    keys = list(allowed_keys)
     for error in exc.errors():
-        loc, message = _message(dict(error), keys)
+        loc, message = _message(dict(error), allowed_keys)
         if loc in seen:
             continue
         seen[loc] = Diagnostic(path, line_of(loc), key_path(loc), message)

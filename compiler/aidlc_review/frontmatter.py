@@ -1,12 +1,13 @@
 """Split a Markdown file into YAML frontmatter and body, keeping line numbers.
 
 A UTF-8 BOM and CRLF line endings are accepted. YAML is parsed with ruamel's
-round-trip loader so every mapping key and list item knows its source line.
+C-backed safe loader (fast); the round-trip loader, which knows the source
+line of every key and list item, runs only when a breadcrumb needs a line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +20,29 @@ from aidlc_review.errors import Diagnostic
 FENCE = "---"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Document:
     """A parsed definition file: frontmatter mapping, body text, and where it came from."""
 
     path: Path
     display_path: str
-    data: CommentedMap
+    data: dict[str, Any]
     body: str
     first_line: int  # file line (1-based) of the first frontmatter line
+    yaml_text: str = field(repr=False, default="")
+    _tree: Any = field(repr=False, default=None)
 
     def line_of(self, loc: tuple[str | int, ...]) -> int:
         """The file line of the YAML node at ``loc`` (nearest existing ancestor)."""
-        return self.first_line + _yaml_line(self.data, loc)
+        if self._tree is None:
+            self._tree = make_yaml().load(self.yaml_text)
+        return self.first_line + _yaml_line(self._tree, loc)
+
+    @property
+    def tree(self) -> CommentedMap:
+        """The round-trip tree (comments and order kept), for in-place edits."""
+        self.line_of(())
+        return self._tree
 
 
 class FrontmatterError(Exception):
@@ -44,6 +55,19 @@ def make_yaml() -> YAML:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     return yaml
+
+
+_FAST = YAML(typ="safe", pure=False)
+
+
+def _load_fast(yaml_text: str) -> tuple[Any, Any]:
+    """(plain data, round-trip tree or None). The slow loader runs only when the fast one fails,
+    so its error message (with the line) is the one reported."""
+    try:
+        return _FAST.load(yaml_text), None
+    except Exception:  # any C-loader failure: let the round-trip loader decide and explain
+        tree = make_yaml().load(yaml_text)
+        return to_plain(tree), tree
 
 
 def decode_text(raw: bytes) -> str:
@@ -77,19 +101,19 @@ def read_document(path: Path, display_path: str) -> Document:
         )
     yaml_text, body, first_line = split
     try:
-        data = make_yaml().load(yaml_text)
+        data, tree = _load_fast(yaml_text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + (mark.line if mark else 0)
         problem = (exc.problem or exc.context or "cannot parse").strip()
         raise FrontmatterError(Diagnostic(display_path, line, "", f"invalid YAML: {problem}")) from None
     if data is None:
-        data = CommentedMap()
-    if not isinstance(data, CommentedMap):
+        data = {}
+    if not isinstance(data, dict):
         raise FrontmatterError(
             Diagnostic(display_path, first_line, "", "frontmatter must be a mapping of keys")
         )
-    return Document(path, display_path, data, body, first_line)
+    return Document(path, display_path, data, body, first_line, yaml_text, tree)
 
 
 def _yaml_line(node: Any, loc: tuple[str | int, ...]) -> int:

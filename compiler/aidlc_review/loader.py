@@ -7,20 +7,21 @@ one by one; the caller decides when to abort.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from aidlc_review.breadcrumbs import diagnostics_from
+from aidlc_review.breadcrumbs import KeyChoices, diagnostics_from
 from aidlc_review.definitions.agent import Agent
 from aidlc_review.definitions.base import Definition, Origin
 from aidlc_review.definitions.scope import Scope
 from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
 from aidlc_review.definitions.stage import Consume, MaxPasses, Stage
 from aidlc_review.errors import Diagnostic
-from aidlc_review.frontmatter import Document, FrontmatterError, read_document, to_plain
+from aidlc_review.frontmatter import Document, FrontmatterError, read_document
 from aidlc_review.layout import HarnessLayout
 
 M = TypeVar("M", bound=Definition)
@@ -37,6 +38,9 @@ class Harness:
     sensors: list[SensorManifest] = field(default_factory=list)
     sensor_paths: dict[str, str] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)
+    # Names of files that did not load (by file stem): references to them are not
+    # reported again as unknown, so one broken file gives one set of breadcrumbs.
+    unloaded: dict[str, set[str]] = field(default_factory=lambda: {"stage": set(), "agent": set(), "sensor": set(), "scope": set()})
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -52,16 +56,19 @@ class Harness:
         return f"{item.origin.path}:{self.line(item, loc)}"
 
 
-def _allowed_keys(*models: type[BaseModel]) -> list[str]:
-    return sorted({name for model in models for name in model.model_fields})
+def _keys(model: type[BaseModel], **nested: type[BaseModel]) -> KeyChoices:
+    """Known keys at the top level and under each nested key, for "did you mean"."""
+    choices = {"": sorted(model.model_fields)}
+    choices.update({parent: sorted(sub.model_fields) for parent, sub in nested.items()})
+    return choices
 
 
-_STAGE_KEYS = _allowed_keys(Stage, Consume, MaxPasses)
-_SENSOR_KEYS = _allowed_keys(SensorManifest, RunnerSpec, ToolSpec)
+_STAGE_KEYS = _keys(Stage, consumes=Consume, max_passes=MaxPasses)
+_SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec)
 
 
 def load_definition(
-    path: Path, display: str, model: type[M], keys: list[str], out: list[Diagnostic]
+    path: Path, display: str, model: type[M], keys: KeyChoices, out: list[Diagnostic]
 ) -> tuple[M, Document] | None:
     """Read and validate one file; append diagnostics to ``out`` and return None on error."""
     try:
@@ -70,7 +77,7 @@ def load_definition(
         out.append(exc.diagnostic)
         return None
     try:
-        item = model.model_validate(to_plain(doc.data))
+        item = model.model_validate(doc.data)
     except ValidationError as exc:
         out.extend(diagnostics_from(exc, display, doc.line_of, keys))
         return None
@@ -78,50 +85,45 @@ def load_definition(
     return item, doc
 
 
-def _remember(harness: Harness, doc: Document) -> None:
-    harness.documents[doc.display_path] = doc
+
+def _name_of(item: Definition) -> str:
+    return str(getattr(item, "slug", None) or getattr(item, "name", None) or getattr(item, "id"))
 
 
-def _check_stem(display: str, stem: str, value: str, key: str, doc: Document) -> list[Diagnostic]:
-    if stem == value:
-        return []
-    return [Diagnostic(display, doc.line_of((key,)), key, f"{value!r} does not match the file name {stem!r}")]
+def _stem_name(path: Path) -> str:
+    return path.stem.removeprefix("aidlc-") if path.parent.name in ("scopes", "sensors") else path.stem
+
+
+def _load_kind(harness: Harness, kind: str, files: Iterable[tuple[Path, str]],
+               model: type[M], keys: KeyChoices) -> list[M]:
+    """Load every file of one kind; a file that fails (or is misnamed) is known by its stem."""
+    loaded: list[M] = []
+    for path, display in files:
+        result = load_definition(path, display, model, keys, harness.diagnostics)
+        stem = _stem_name(path)
+        if result is None:
+            harness.unloaded[kind].add(stem)
+            continue
+        item, doc = result
+        harness.documents[display] = doc
+        name = _name_of(item)
+        key = next(k for k in ("slug", "name", "id") if k in type(item).model_fields)
+        if name != stem:
+            harness.diagnostics.append(Diagnostic(display, doc.line_of((key,)), key,
+                                                  f"{name!r} does not match the file name {stem!r}"))
+            harness.unloaded[kind].add(stem)
+        if kind == "stage" and path.parent.name != getattr(item, "phase"):
+            harness.diagnostics.append(Diagnostic(display, doc.line_of(("phase",)), "phase",
+                                                  f"{getattr(item, 'phase')!r} does not match its folder {path.parent.name!r}"))
+        loaded.append(item)
+    return loaded
 
 
 def load_harness(layout: HarnessLayout) -> Harness:
     harness = Harness(layout)
-    out = harness.diagnostics
-    for path, display in layout.stage_files():
-        loaded = load_definition(path, display, Stage, _STAGE_KEYS, out)
-        if loaded:
-            stage, doc = loaded
-            _remember(harness, doc)
-            out.extend(_check_stem(display, path.stem, stage.slug, "slug", doc))
-            phase_dir = path.parent.name
-            if phase_dir != stage.phase:
-                out.append(Diagnostic(display, doc.line_of(("phase",)), "phase",
-                                      f"{stage.phase!r} does not match its folder {phase_dir!r}"))
-            harness.stages.append(stage)
-    for path, display in layout.scope_files():
-        loaded_scope = load_definition(path, display, Scope, _allowed_keys(Scope), out)
-        if loaded_scope:
-            scope, doc = loaded_scope
-            _remember(harness, doc)
-            out.extend(_check_stem(display, path.stem.removeprefix("aidlc-"), scope.name, "name", doc))
-            harness.scopes.append(scope)
-    for path, display in layout.agent_files():
-        loaded_agent = load_definition(path, display, Agent, _allowed_keys(Agent), out)
-        if loaded_agent:
-            agent, doc = loaded_agent
-            _remember(harness, doc)
-            out.extend(_check_stem(display, path.stem, agent.name, "name", doc))
-            harness.agents.append(agent)
-    for path, display in layout.sensor_files():
-        loaded_sensor = load_definition(path, display, SensorManifest, _SENSOR_KEYS, out)
-        if loaded_sensor:
-            sensor, doc = loaded_sensor
-            _remember(harness, doc)
-            out.extend(_check_stem(display, path.stem.removeprefix("aidlc-"), sensor.id, "id", doc))
-            harness.sensors.append(sensor)
-            harness.sensor_paths[sensor.id] = display
+    harness.stages = _load_kind(harness, "stage", layout.stage_files(), Stage, _STAGE_KEYS)
+    harness.scopes = _load_kind(harness, "scope", layout.scope_files(), Scope, _keys(Scope))
+    harness.agents = _load_kind(harness, "agent", layout.agent_files(), Agent, _keys(Agent))
+    harness.sensors = _load_kind(harness, "sensor", layout.sensor_files(), SensorManifest, _SENSOR_KEYS)
+    harness.sensor_paths = {s.id: s.origin.path for s in harness.sensors}
     return harness

@@ -1,0 +1,160 @@
+"""The only place the Bolt pipeline runs git: argv lists, no shell, paths after ``--``.
+
+Operations on the shared repository (refs, worktree bookkeeping) are serialised by one
+lock per repository because parallel units create branches and worktrees at the same time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aidlc_review.errors import AidlcError, InvalidInput
+
+# Used only when neither git config nor the environment names an identity, so a run on a
+# fresh machine can still record its squash commits.
+FALLBACK_IDENTITY = ("-c", "user.name=aidlc-bolt", "-c", "user.email=aidlc-bolt@localhost")
+_REPO_LOCKS: dict[str, threading.Lock] = {}
+_REPO_LOCKS_GUARD = threading.Lock()
+
+
+class GitFailed(AidlcError):
+    """git itself failed where the pipeline did not expect it to (exit 3)."""
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    ok: bool
+    commit: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Git:
+    """git run in one directory (the main workspace or a unit's worktree)."""
+
+    cwd: Path
+    _identity: list[tuple[str, ...]] = field(default_factory=list, compare=False, repr=False)
+
+    def run(self, *args: str, env: dict[str, str] | None = None) -> str:
+        return self.run_bytes(*args, env=env).decode("utf-8", "replace")
+
+    def run_bytes(self, *args: str, env: dict[str, str] | None = None) -> bytes:
+        code, out, err = self.attempt(*args, env=env)
+        if code != 0:
+            detail = (err or out).decode("utf-8", "replace").strip()
+            raise GitFailed(f"git {' '.join(args)} (in {self.cwd}) failed: {detail}")
+        return out
+
+    def attempt(self, *args: str, env: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
+        """Run git and return (exit code, stdout, stderr) without judging the outcome."""
+        full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
+        proc = subprocess.run(["git", *args], cwd=self.cwd, env=full_env, capture_output=True, check=False)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def succeeds(self, *args: str) -> bool:
+        return self.attempt(*args)[0] == 0
+
+    def identity(self) -> tuple[str, ...]:
+        if not self._identity:
+            self._identity.append(() if self.succeeds("var", "GIT_COMMITTER_IDENT") else FALLBACK_IDENTITY)
+        return self._identity[0]
+
+    @property
+    def lock(self) -> threading.Lock:
+        key = str(self.common_dir())
+        with _REPO_LOCKS_GUARD:
+            return _REPO_LOCKS.setdefault(key, threading.Lock())
+
+    # -- reading -------------------------------------------------------------------
+
+    def common_dir(self) -> Path:
+        return Path(self.run("rev-parse", "--path-format=absolute", "--git-common-dir").strip())
+
+    def rev_parse(self, ref: str) -> str:
+        if not self.succeeds("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"):
+            raise InvalidInput(f"{self.cwd}: unknown revision {ref!r}")
+        return self.run("rev-parse", "--verify", f"{ref}^{{commit}}").strip()
+
+    def current_branch(self) -> str | None:
+        code, out, _ = self.attempt("symbolic-ref", "--quiet", "--short", "HEAD")
+        return out.decode().strip() or None if code == 0 else None
+
+    def branch_exists(self, branch: str) -> bool:
+        return self.succeeds("show-ref", "--verify", "--quiet", f"refs/heads/{branch}")
+
+    def tracked_changes(self) -> list[str]:
+        out = self.run("status", "--porcelain", "--untracked-files=no", "-z")
+        return sorted(entry[3:] for entry in out.split("\0") if entry)
+
+    def changed_paths(self, old: str, new: str) -> list[str]:
+        """Paths that differ between two trees/commits (renames as delete + add)."""
+        out = self.run("diff-tree", "-r", "--no-renames", "--name-only", "-z", old, new, "--")
+        return sorted(p for p in out.split("\0") if p)
+
+    def blob(self, tree: str, path: str) -> bytes | None:
+        code, out, _ = self.attempt("cat-file", "blob", f"{tree}:{path}")
+        return out if code == 0 else None
+
+    def commits_with_trailer(self, ref: str, needle: str) -> list[tuple[str, str]]:
+        out = self.run("log", "--fixed-strings", f"--grep={needle}", "--format=%H%x1f%B%x1e", ref, "--")
+        return [tuple(e.strip().split("\x1f", 1)) for e in out.split("\x1e") if e.strip()]  # type: ignore[misc]
+
+    def count_trailer_commits(self, ref: str, trailers: dict[str, str]) -> list[str]:
+        """Commits on ``ref`` whose message carries exactly these trailer values."""
+        first = next(iter(trailers.items()))
+        found = []
+        for sha, body in self.commits_with_trailer(ref, f"{first[0]}: {first[1]}"):
+            lines = {line.strip() for line in body.splitlines()}
+            if all(f"{k}: {v}" in lines for k, v in trailers.items()):
+                found.append(sha)
+        return found
+
+    # -- writing -------------------------------------------------------------------
+
+    def add_worktree(self, path: Path, branch: str, base: str) -> None:
+        with self.lock:
+            if self.branch_exists(branch):
+                self.run("worktree", "add", "--quiet", "--", str(path), branch)
+            else:
+                self.run("worktree", "add", "--quiet", "-b", branch, "--", str(path), base)
+
+    def remove_worktree(self, path: Path, branch: str | None = None) -> None:
+        with self.lock:
+            if path.exists():
+                self.attempt("worktree", "remove", "--force", "--force", "--", str(path))
+            self.run("worktree", "prune")
+            if branch and self.branch_exists(branch):
+                self.run("branch", "-D", "--", branch)
+
+    def snapshot_tree(self, exclude: list[str]) -> str:
+        """The tree of the working directory as it is now (HEAD + every change, untracked
+        included, ignored files not), written without touching this worktree's index."""
+        with tempfile.TemporaryDirectory(prefix="aidlc-bolt-index-") as tmp:
+            env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+            self.run("read-tree", "HEAD", env=env)
+            specs = ["."] + [f":(exclude){p}" for p in exclude]
+            self.run("add", "--all", "--", *specs, env=env)
+            return self.run("write-tree", env=env).strip()
+
+    def commit_tree(self, tree: str, parent: str, message: str) -> str:
+        return self.run(*self.identity(), "commit-tree", tree, "-p", parent, "-m", message).strip()
+
+    def move_branch(self, branch: str, new: str, old: str) -> None:
+        """Point ``branch`` at ``new`` only if it still points at ``old``; sync the worktree's index."""
+        with self.lock:
+            self.run("update-ref", f"refs/heads/{branch}", new, old)
+        self.run("reset", "--quiet", "--mixed", "HEAD")
+
+    def squash_merge(self, branch: str, message: str) -> MergeResult:
+        """Squash ``branch`` into the checked-out branch as one commit; roll back on conflict."""
+        code, out, err = self.attempt("merge", "--squash", "--no-commit", branch)
+        if code != 0:
+            self.attempt("reset", "--merge")
+            return MergeResult(False, None, (out + err).decode("utf-8", "replace").strip())
+        self.run(*self.identity(), "commit", "--quiet", "--allow-empty", "--no-verify", "-m", message)
+        return MergeResult(True, self.rev_parse("HEAD"), "merged")

@@ -1,0 +1,198 @@
+"""The units file: units of work and their dependencies, batched by dependency level.
+
+Accepted shapes (YAML or JSON; JSON is read by the same YAML parser so both get line
+numbers): a list ``[{name, depends_on: [...]}, ...]`` or a mapping ``{units: [...]}``.
+Every problem is collected and reported at once as ``file:line: $[i].key: message``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from aidlc_review.breadcrumbs import did_you_mean, show
+from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.frontmatter import decode_text, make_yaml
+
+# Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
+UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+UNIT_KEYS = ("name", "depends_on")
+
+
+@dataclass(frozen=True)
+class Unit:
+    name: str
+    depends_on: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnitPlan:
+    """The units of a run and the order they may run in: batch k depends only on batches < k."""
+
+    units: tuple[Unit, ...]
+    batches: tuple[tuple[str, ...], ...]
+
+    def unit(self, name: str) -> Unit:
+        return next(u for u in self.units if u.name == name)
+
+
+def load_units(path: Path) -> UnitPlan:
+    """Read and check a units file; raise ``ValidationFailed`` listing every problem."""
+    shown = str(path)
+    try:
+        text = decode_text(path.read_bytes())
+        data = make_yaml().load(text)
+    except OSError as exc:
+        raise InvalidInput(f"{shown}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except MarkedYAMLError as exc:
+        try:  # JSON that YAML refuses (tab indentation): read it without line numbers
+            return plan_units(json.loads(text), shown)
+        except ValueError:
+            pass
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        problem = (exc.problem or exc.context or "cannot parse").strip()
+        raise ValidationFailed([Diagnostic(shown, line, "", f"invalid YAML/JSON: {problem}")]) from None
+    return plan_units(data, shown)
+
+
+def plan_units(data: Any, shown: str) -> UnitPlan:
+    """Check parsed units data (ruamel containers keep lines; plain data gets line 0)."""
+    items, prefix = _unit_list(data, shown)
+    diagnostics: list[Diagnostic] = []
+    units = _read_units(items, prefix, shown, diagnostics)
+    names = {u.name for u, _ in units}
+    for unit, index in units:
+        for dep_index, dep in enumerate(unit.depends_on):
+            if dep not in names:
+                where = f"{prefix}[{index}].depends_on[{dep_index}]"
+                line = _line(items, (index, "depends_on", dep_index))
+                message = f"unknown unit {dep!r}{did_you_mean(dep, names)}"
+                diagnostics.append(Diagnostic(shown, line, where, message))
+            elif dep == unit.name:
+                where = f"{prefix}[{index}].depends_on[{dep_index}]"
+                line = _line(items, (index, "depends_on", dep_index))
+                diagnostics.append(Diagnostic(shown, line, where, "a unit cannot depend on itself"))
+    if diagnostics:
+        raise ValidationFailed(diagnostics)
+    plain = tuple(u for u, _ in units)
+    cycle = _find_cycle(plain)
+    if cycle:
+        line = _line(items, (next(i for u, i in units if u.name == cycle[0]),))
+        message = "dependency cycle: " + " --> ".join(cycle)
+        raise ValidationFailed([Diagnostic(shown, line, prefix or "$", message)])
+    return UnitPlan(plain, _batches(plain))
+
+
+def _unit_list(data: Any, shown: str) -> tuple[list[Any], str]:
+    if data is None:
+        return [], "$"
+    if isinstance(data, dict):
+        extra = sorted(str(k) for k in data if k != "units")
+        if extra:
+            raise ValidationFailed([Diagnostic(shown, _line(data, (extra[0],)), f"$.{extra[0]}",
+                                               "unknown key (expected 'units')")])
+        data = data.get("units") or []
+        if not isinstance(data, list):
+            raise ValidationFailed([Diagnostic(shown, 0, "$.units", f"must be a list, got {show(data)}")])
+        return data, "$.units"
+    if not isinstance(data, list):
+        raise ValidationFailed([Diagnostic(shown, 1, "$", f"must be a list of units or a mapping with 'units', got {show(data)}")])
+    return data, "$"
+
+
+def _read_units(items: list[Any], prefix: str, shown: str, out: list[Diagnostic]) -> list[tuple[Unit, int]]:
+    units: list[tuple[Unit, int]] = []
+    first_seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        where = f"{prefix}[{index}]"
+        line = _line(items, (index,))
+        if isinstance(item, str):  # a bare name is a unit without dependencies
+            item = {"name": item}
+        if not isinstance(item, dict):
+            out.append(Diagnostic(shown, line, where, f"must be a mapping with 'name', got {show(item)}"))
+            continue
+        for key in sorted(str(k) for k in item if k not in UNIT_KEYS):
+            out.append(Diagnostic(shown, _line(items, (index, key)), f"{where}.{key}",
+                                  "unknown key" + did_you_mean(key, UNIT_KEYS)))
+        name = item.get("name")
+        if not isinstance(name, str) or not UNIT_NAME.match(name):
+            message = ("is required" if name is None else
+                       f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}")
+            out.append(Diagnostic(shown, line, f"{where}.name", message))
+            continue
+        if name in first_seen:
+            out.append(Diagnostic(shown, _line(items, (index, "name")), f"{where}.name",
+                                  f"duplicate unit {name!r} (first at {prefix}[{first_seen[name]}])"))
+            continue
+        first_seen[name] = index
+        deps = item.get("depends_on") or []
+        if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
+            out.append(Diagnostic(shown, _line(items, (index, "depends_on")), f"{where}.depends_on",
+                                  f"must be a list of unit names, got {show(deps)}"))
+            continue
+        units.append((Unit(str(name), tuple(dict.fromkeys(str(d) for d in deps))), index))
+    return units
+
+
+def _find_cycle(units: tuple[Unit, ...]) -> list[str] | None:
+    """The first dependency cycle in name order, as ``[a, b, a]``; None when acyclic."""
+    deps = {u.name: sorted(u.depends_on) for u in units}
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    path: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        path.append(name)
+        for dep in deps[name]:
+            if state.get(dep) == 1:
+                return path[path.index(dep):] + [dep]
+            if dep not in state and (found := visit(dep)):
+                return found
+        path.pop()
+        state[name] = 2
+        return None
+
+    for name in sorted(deps):
+        if name not in state and (found := visit(name)):
+            return found
+    return None
+
+
+def _batches(units: tuple[Unit, ...]) -> tuple[tuple[str, ...], ...]:
+    """Dependency levels: a unit runs in the batch after its deepest dependency."""
+    level: dict[str, int] = {}
+    deps = {u.name: u.depends_on for u in units}
+
+    def depth(name: str) -> int:
+        if name not in level:
+            level[name] = 1 + max((depth(d) for d in deps[name]), default=-1)
+        return level[name]
+
+    for name in deps:
+        depth(name)
+    count = max(level.values(), default=-1) + 1
+    return tuple(tuple(sorted(n for n, lv in level.items() if lv == k)) for k in range(count))
+
+
+def _line(node: Any, loc: tuple[str | int, ...]) -> int:
+    """1-based file line of the YAML node at ``loc`` (nearest existing ancestor); 0 if unknown."""
+    line = -1
+    for part in loc:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node.lc.key(part)[0]
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            line = node.lc.item(part)[0]
+            node = node[part]
+        else:
+            break
+    return line + 1

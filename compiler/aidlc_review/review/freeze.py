@@ -1,0 +1,88 @@
+"""Freezing the candidate: content hashes of the claimed files and of the workspace source.
+
+The unit source fingerprint is ``sha256(manifest bytes + sorted (path, hash))``.
+The stage-entry baseline hashes the workspace's application source (what git
+would track, else every non-hidden file), leaving out the record dir and the
+harness, so ``review verify`` can see changes no unit claims.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
+from aidlc_review.source_manifest import SourceManifest, claimed_files
+
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
+
+
+@dataclass(frozen=True)
+class Frozen:
+    manifest_digest: str
+    files: dict[str, str]
+    fingerprint: str
+
+
+def freeze_unit(manifest: SourceManifest, workspace: Path) -> Frozen:
+    files = {path: sha256_file(workspace / path) for path in claimed_files(manifest, workspace)}
+    return Frozen(sha256_bytes(manifest.raw), files, source_fingerprint(manifest.raw, files))
+
+
+def source_fingerprint(manifest_raw: bytes, files: dict[str, str]) -> str:
+    digest = hashlib.sha256(manifest_raw)
+    for path, content in sorted(files.items()):
+        digest.update(b"\0" + path.encode() + b"\0" + content.encode())
+    return "sha256:" + digest.hexdigest()
+
+
+def digest_of(data: object) -> str:
+    return sha256_bytes(canonical_json(data))
+
+
+def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
+    """Hash every application source file of the workspace, sorted by path."""
+    root = workspace.resolve()
+    prefixes = [_relative_prefix(root, path) for path in excluded]
+    prefixes = [p for p in prefixes if p is not None]
+    paths = _git_files(root)
+    if paths is None:
+        paths = _walk_files(root)
+    kept = [p for p in paths if not any(p == x or p.startswith(x + "/") for x in prefixes)]
+    return {p: sha256_file(root / p) for p in sorted(kept) if (root / p).is_file()}
+
+
+def _relative_prefix(root: Path, path: Path) -> str | None:
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None
+    return None if rel == "." else rel
+
+
+def _git_files(root: Path) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files, when the workspace is a git checkout."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True, check=True, timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
+
+
+def _walk_files(root: Path) -> list[str]:
+    found: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS
+                         and not d.endswith(".egg-info"))
+        for name in names:
+            if not name.startswith("."):
+                found.append((Path(folder) / name).relative_to(root).as_posix())
+    return found

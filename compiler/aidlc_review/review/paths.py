@@ -1,0 +1,107 @@
+"""Where a unit's review lives: upstream's record layout plus the engine's private state.
+
+``<record>/construction/<unit>/code-review/`` holds the stage's two artifacts;
+``<record>/.aidlc-engine/code-review/<unit>/`` holds what only the engine reads
+(receipt, baseline, host requests, briefs, the lock). A stage-level run (no unit)
+drops the ``<unit>/`` part of the first and uses ``_stage`` for the second.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+
+STAGE = "code-review"
+SOURCE_STAGE = "code-generation"
+FINDINGS_FILE = "code-review-findings.json"
+REPORT_FILE = "code-review.md"
+MANIFEST_FILE = "source-manifest.json"
+ENGINE_DIR = ".aidlc-engine"
+STAGE_LEVEL = "_stage"
+_UNIT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class RecordPaths:
+    workspace: Path
+    record: Path
+    unit: str | None
+    manifest: Path
+
+    @classmethod
+    def resolve(
+        cls, workspace: Path, unit: str | None, record: Path | None = None,
+        manifest: Path | None = None,
+    ) -> RecordPaths:
+        root = workspace.resolve()
+        if not root.is_dir():
+            raise InvalidInput(f"{workspace}: workspace directory not found")
+        if unit is not None and (not _UNIT.match(unit) or unit in (".", "..")):
+            raise InvalidInput(f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')")
+        record_dir = (record if record is not None else root / "aidlc-docs").resolve()
+        default_manifest = _construction(record_dir, unit) / SOURCE_STAGE / MANIFEST_FILE
+        return cls(root, record_dir, unit, (manifest or default_manifest).resolve())
+
+    @property
+    def stage_dir(self) -> Path:
+        return _construction(self.record, self.unit) / STAGE
+
+    @property
+    def findings(self) -> Path:
+        return self.stage_dir / FINDINGS_FILE
+
+    @property
+    def report(self) -> Path:
+        return self.stage_dir / REPORT_FILE
+
+    @property
+    def engine(self) -> Path:
+        return self.record / ENGINE_DIR / STAGE / (self.unit or STAGE_LEVEL)
+
+    @property
+    def receipt(self) -> Path:
+        return self.engine / "receipt.json"
+
+    @property
+    def baseline(self) -> Path:
+        return self.engine / "baseline.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.engine / "unit.lock"
+
+    @property
+    def requests(self) -> Path:
+        return self.engine / "requests"
+
+    def brief(self, role: str, attempt: int, number: int) -> Path:
+        return self.engine / "briefs" / f"{role}-attempt{attempt}-pass{number}.md"
+
+    def unit_dir(self) -> Path:
+        return _construction(self.record, self.unit)
+
+    def display(self, path: Path) -> str:
+        """A path as shown to people and agents: workspace-relative when inside it."""
+        try:
+            return path.resolve().relative_to(self.workspace).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def all_manifests(self) -> list[Path]:
+        """Every unit's source manifest in the record (plus the stage-level one)."""
+        construction = self.record / "construction"
+        found = set(construction.glob(f"*/{SOURCE_STAGE}/{MANIFEST_FILE}"))
+        stage_level = construction / SOURCE_STAGE / MANIFEST_FILE
+        if stage_level.is_file():
+            found.add(stage_level)
+        if self.manifest.is_file():
+            found.add(self.manifest)
+        return sorted(found)
+
+
+def _construction(record: Path, unit: str | None) -> Path:
+    base = record / "construction"
+    return base / unit if unit else base

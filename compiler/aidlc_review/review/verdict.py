@@ -1,0 +1,18 @@
+"""The verdict rule, in one place: NOT-READY iff an open critical or major finding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from aidlc_review.review.models import Finding
+
+READY = "READY"
+NOT_READY = "NOT-READY"
+
+
+def decide(findings: Iterable[Finding]) -> str:
+    return NOT_READY if any(f.blocking for f in findings) else READY
+
+
+def blocking(findings: Iterable[Finding]) -> list[Finding]:
+    return [f for f in findings if f.blocking]

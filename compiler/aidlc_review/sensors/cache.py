@@ -1,0 +1,90 @@
+"""The per-file result cache: one SQLite file, keyed by content hash + tool version + tool config.
+
+SQLite because a 1,000-file run stores 1,000 entries in one transaction, and
+concurrent runs (xdist workers, parallel Bolt units) share it safely. Losing the
+cache only costs time, so it is never fsynced per entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.fsio import sha256_file
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "aidlc-review" / "sensors"
+
+
+def digest(*parts: Any) -> str:
+    """A key from anything JSON-serialisable, order-sensitive."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class ResultCache:
+    """Key -> JSON value. ``directory=None`` keeps everything in memory for this run only."""
+
+    def __init__(self, directory: Path | None):
+        self.directory = directory
+        target = ":memory:"
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+            target = str(directory / "results.sqlite3")
+        self._db = sqlite3.connect(target, timeout=30.0, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=OFF")
+        self._db.execute(SCHEMA)
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT key, value FROM entries WHERE key IN ({marks})", chunk)
+            found.update((key, json.loads(value)) for key, value in rows)
+        return found
+
+    def get(self, key: str) -> Any:
+        return self.get_many([key]).get(key)
+
+    def put_many(self, items: dict[str, Any]) -> None:
+        if not items:
+            return
+        rows = [(key, json.dumps(value, sort_keys=True)) for key, value in items.items()]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class ConfigDigests:
+    """The digest of the tool config files that apply to a file: those in its folder and above.
+
+    Memoised per folder, so 1,000 files in ten folders read each config file once.
+    """
+
+    def __init__(self, workspace: Path, names: list[str]):
+        self.workspace = workspace
+        self.names = sorted(names)
+        self._by_dir: dict[str, str] = {}
+
+    def for_file(self, relative: str) -> str:
+        parent = relative.rsplit("/", 1)[0] if "/" in relative else ""
+        return self._for_dir(parent)
+
+    def _for_dir(self, folder: str) -> str:
+        if folder not in self._by_dir:
+            above = self._for_dir(folder.rsplit("/", 1)[0] if "/" in folder else "") if folder else ""
+            here = [(name, sha256_file(p)) for name in self.names
+                    if (p := self.workspace / folder / name).is_file()]
+            self._by_dir[folder] = digest(above, here) if here else above
+        return self._by_dir[folder]

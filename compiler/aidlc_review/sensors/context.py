@@ -1,0 +1,168 @@
+"""What a runner is given, what it may raise, and the per-file cached loop file-local runners share.
+
+A runner is ``run(ctx: SensorContext) -> CheckResult``. It raises ``ToolMissing``
+when its tool is absent or unconfigured (the caller turns that into ``skipped``, or
+a blocking finding when ``required``) and ``SensorError`` when the tool crashed,
+hung or said something unreadable (the caller turns that into ``error``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
+from aidlc_review.fsio import sha256_file
+from aidlc_review.sensors.cache import ConfigDigests, ResultCache, digest
+from aidlc_review.sensors.results import CheckFinding, make_finding
+from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, tool_version
+
+MAX_ARGV_FILES = 500
+
+
+class SensorError(Exception):
+    """The check could not decide: the tool crashed, hung, or its output was unreadable."""
+
+
+class ToolMissing(Exception):
+    """The tool is not installed, or the workspace configures none of the candidates."""
+
+
+@dataclass(frozen=True)
+class Tool:
+    spec: ToolSpec
+    path: Path
+    version: str
+
+    def argv(self, cache_dir: Path | None = None) -> list[str]:
+        return [str(self.path), *self.spec.argv[1:]]
+
+
+@dataclass
+class SensorContext:
+    workspace: Path
+    files: list[str]  # claimed files this sensor matches, workspace-relative POSIX, sorted
+    manifest: SensorManifest
+    settings: Mapping[str, Any]
+    cache: ResultCache
+    scratch: Path  # a per-sensor directory for tool caches and data files, outside the workspace
+    progress: Callable[[str], None]
+    checked: int = 0  # files actually given to the tool (the rest came from the cache)
+
+    @property
+    def name(self) -> str:
+        return self.manifest.id
+
+    @property
+    def runner(self) -> RunnerSpec:
+        return self.manifest.runner or RunnerSpec(name=self.manifest.id)
+
+    @property
+    def timeout(self) -> float:
+        return float(self.settings.get("timeout_seconds", self.manifest.timeout_seconds))
+
+    def option(self, key: str, default: Any = None) -> Any:
+        return self.runner.options.get(key, default)
+
+    def severity(self, key: str, default: str = "minor") -> str:
+        """The manifest's severity for ``key``; an advisory sensor never blocks on its findings."""
+        chosen = self.runner.severity.get(key, self.runner.severity.get("default", default))
+        return "minor" if self.manifest.default_severity == "advisory" else chosen
+
+    def finding(self, path: str, line: int | None, message: str, rule: str | None,
+                severity_key: str, default: str = "minor") -> CheckFinding:
+        return make_finding(self.name, self.severity(severity_key, default), self.manifest.category,
+                            path, line, message, rule)
+
+    def run(self, argv: list[str], env: dict[str, str] | None = None) -> ToolRun:
+        run = run_tool(argv, self.workspace, self.timeout, env)
+        if run.timed_out:
+            raise SensorError(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
+        return run
+
+
+def is_detected(spec: ToolSpec, workspace: Path) -> bool:
+    """A tool applies when it has no ``detect`` list, or one entry matches the workspace.
+
+    ``name`` means the file exists at the workspace root; ``file.toml:tool.x`` means that
+    TOML file has the ``[tool.x]`` table.
+    """
+    if not spec.detect:
+        return True
+    return any(_detect_one(entry, workspace) for entry in spec.detect)
+
+
+def _detect_one(entry: str, workspace: Path) -> bool:
+    name, _, table = entry.partition(":")
+    path = workspace / name
+    if not path.is_file():
+        return False
+    if not table:
+        return True
+    try:
+        data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    for key in table.split("."):
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
+def select_tool(ctx: SensorContext) -> Tool:
+    """The first candidate the workspace configures that is installed."""
+    configured = [spec for spec in ctx.runner.tools if is_detected(spec, ctx.workspace)]
+    if not configured:
+        names = sorted({entry for spec in ctx.runner.tools for entry in spec.detect})
+        raise ToolMissing(f"no {ctx.name} configured in the workspace (looked for {', '.join(names)})")
+    for spec in configured:
+        path = find_tool(spec.tool)
+        if path is not None:
+            return Tool(spec, path, _cached_version(ctx, path, spec.version))
+    raise ToolMissing(f"{configured[0].tool} not found on PATH")
+
+
+def _cached_version(ctx: SensorContext, path: Path, argv: list[str] | None) -> str:
+    stat = path.stat()
+    key = "version:" + digest(str(path), stat.st_mtime_ns, stat.st_size, argv)
+    known = ctx.cache.get(key)
+    if isinstance(known, str):
+        return known
+    version = tool_version(path, argv, ctx.timeout)
+    if version != "unknown":
+        ctx.cache.put_many({key: version})
+    return version
+
+
+CheckFiles = Callable[[list[str]], dict[str, list[CheckFinding]]]
+
+
+def run_file_local(ctx: SensorContext, tool: Tool, config_names: list[str],
+                   check: CheckFiles, extra_key: Any = None) -> list[CheckFinding]:
+    """Check only the files whose (content, tool version, tool config) is not cached yet.
+
+    ``check`` runs the tool on a batch and returns findings per file (empty list = clean);
+    it raises ``SensorError`` on a tool failure, and then nothing is cached.
+    """
+    configs = ConfigDigests(ctx.workspace, config_names)
+    base = digest(ctx.name, tool.spec.model_dump(), tool.version, ctx.runner.severity,
+                  ctx.manifest.default_severity, extra_key)
+    keys = {f: "file:" + digest(base, f, sha256_file(ctx.workspace / f), configs.for_file(f))
+            for f in ctx.files}
+    cached = ctx.cache.get_many(list(keys.values()))
+    todo = [f for f in ctx.files if keys[f] not in cached]
+    results = {f: [CheckFinding.from_json(d) for d in cached[keys[f]]]
+               for f in ctx.files if keys[f] in cached}
+    for start in range(0, len(todo), MAX_ARGV_FILES):
+        batch = todo[start:start + MAX_ARGV_FILES]
+        ctx.progress(f"{ctx.name}: checking {len(batch)} file(s) with {tool.spec.tool}")
+        found = check(batch)
+        fresh = {f: found.get(f, []) for f in batch}
+        ctx.cache.put_many({keys[f]: [x.to_json() for x in items] for f, items in fresh.items()})
+        results.update(fresh)
+    ctx.checked = len(todo)
+    return [finding for f in ctx.files for finding in results[f]]

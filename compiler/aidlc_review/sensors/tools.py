@@ -1,0 +1,94 @@
+"""Finding and running external tools: argv lists, no shell, a timeout, the whole group killed.
+
+This is the only place in the sensors that starts a process. File names always
+follow ``--`` so a claimed file called ``--help`` or ``-rf`` stays a file name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_VERSIONS: dict[tuple[str, int, int], str] = {}
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    returncode: int | None  # None when killed after the timeout
+    stdout: str
+    stderr: str
+
+    @property
+    def timed_out(self) -> bool:
+        return self.returncode is None
+
+
+def find_tool(name: str) -> Path | None:
+    """The tool on PATH, else next to this interpreter (a venv's ``bin/`` is not always on PATH)."""
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    return None
+
+
+def run_tool(argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> ToolRun:
+    """Run ``argv`` in its own session; on timeout kill the whole process group."""
+    merged = {**os.environ, **(env or {})}
+    proc = subprocess.Popen(  # noqa: S603 - argv list, never a shell
+        argv, cwd=cwd, env=merged, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        proc.communicate()
+        return ToolRun(None, "", "")
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+    return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def tool_version(path: Path, argv: list[str] | None, timeout: float = 30.0) -> str:
+    """The tool's ``--version`` line, remembered per (path, mtime, size) for this process."""
+    if not argv:
+        return "unknown"
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _VERSIONS:
+        run = run_tool([str(path), *argv[1:]], Path.cwd(), timeout)
+        text = (run.stdout or run.stderr).strip().splitlines()
+        _VERSIONS[key] = text[0].strip() if run.returncode == 0 and text else "unknown"
+    return _VERSIONS[key]
+
+
+def shown_command(argv: list[str], files: list[str]) -> str:
+    """How a command is shown in results: the tool's name, not its absolute path; files counted."""
+    head = [Path(argv[0]).name, *argv[1:]]
+    if not files:
+        return " ".join(head)
+    tail = files[0] if len(files) == 1 else f"<{len(files)} files>"
+    return " ".join([*head, "--", tail])
+
+
+def last_line(text: str, limit: int = 300) -> str:
+    """A short excerpt of tool output for a reason string."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:limit] if lines else "no output"

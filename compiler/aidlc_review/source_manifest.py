@@ -1,0 +1,183 @@
+"""The unit's ``source-manifest.json``: which source code-generation claims to have written.
+
+Written by code-generation, read here for the review. Every claim is checked to
+name something that exists inside the workspace, so nothing downstream (hashing,
+sensors, the reviewer brief) can be pointed at a file outside it, symlinks included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from aidlc_review.errors import InvalidInput
+
+MANIFEST_VERSION = 1
+MANIFEST_STAGE = "code-generation"
+SKIPPED_DIRS = frozenset({".git", "__pycache__"})
+_TOP_KEYS = frozenset({"stage", "unit", "version", "writes"})
+_WRITE_KEYS = frozenset({"path", "repo"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    path: str  # as written; a directory claim ends with '/'
+    repo: str | None
+    is_dir: bool
+
+    @property
+    def relative(self) -> str:
+        """The claim as a workspace-relative POSIX path (no trailing '/')."""
+        path = PurePosixPath(self.path.rstrip("/"))
+        return (PurePosixPath(self.repo) / path).as_posix() if self.repo else path.as_posix()
+
+
+@dataclass(frozen=True)
+class SourceManifest:
+    path: Path
+    raw: bytes
+    stage: str
+    unit: str | None
+    version: int
+    claims: tuple[Claim, ...]
+
+
+class _Refusal(Exception):
+    def __init__(self, where: str, message: str):
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+def read_source_manifest(path: Path, workspace: Path) -> SourceManifest:
+    """Read and check a source manifest; raise ``InvalidInput("<path>: $.key: message")``."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read the source manifest: {exc.strerror}") from None
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"{path}: not JSON: {exc}") from None
+    try:
+        return _checked(path, raw, data, workspace)
+    except _Refusal as exc:
+        raise InvalidInput(f"{path}: {exc.where}: {exc.message}") from None
+
+
+def _checked(path: Path, raw: bytes, data: Any, workspace: Path) -> SourceManifest:
+    if not isinstance(data, dict):
+        raise _Refusal("$", f"must be an object, got {_kind(data)}")
+    _refuse_unknown(data, _TOP_KEYS, "$")
+    version = data.get("version")
+    if type(version) is not int or version != MANIFEST_VERSION:
+        raise _Refusal("$.version", f"must be {MANIFEST_VERSION}, got {json.dumps(version)}")
+    if data.get("stage") != MANIFEST_STAGE:
+        raise _Refusal("$.stage", f"must be {MANIFEST_STAGE!r}, got {json.dumps(data.get('stage'))}")
+    unit = data.get("unit")
+    if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+        raise _Refusal("$.unit", f"must be a non-empty string when present, got {json.dumps(unit)}")
+    writes = data.get("writes")
+    if not isinstance(writes, list):
+        raise _Refusal("$.writes", f"must be a list, got {_kind(writes)}")
+    root = workspace.resolve()
+    in_worktree = (root / ".git").is_file()
+    claims: list[Claim] = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(writes):
+        claim = _checked_claim(entry, f"$.writes[{i}]", root, in_worktree)
+        key = claim.relative
+        if key in seen:
+            raise _Refusal(f"$.writes[{i}].path", f"duplicate of $.writes[{seen[key]}] ({key!r})")
+        seen[key] = i
+        claims.append(claim)
+    return SourceManifest(path, raw, MANIFEST_STAGE, unit, version, tuple(claims))
+
+
+def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Claim:
+    if not isinstance(entry, dict):
+        raise _Refusal(where, f"must be an object, got {_kind(entry)}")
+    _refuse_unknown(entry, _WRITE_KEYS, where)
+    repo = entry.get("repo")
+    if repo is not None:
+        if in_worktree:
+            raise _Refusal(f"{where}.repo", "repo claims are not allowed inside a git worktree")
+        _check_relative(repo, f"{where}.repo")
+    text = entry.get("path")
+    _check_relative(text, f"{where}.path")
+    claim = Claim(text, repo, text.endswith("/"))
+    target = root / claim.relative
+    resolved = target.resolve()
+    if not resolved.is_relative_to(root):
+        raise _Refusal(f"{where}.path", f"{claim.relative!r} resolves outside the workspace")
+    if claim.is_dir and not resolved.is_dir():
+        raise _Refusal(f"{where}.path", f"{claim.relative + '/'!r} is not a directory in the workspace")
+    if not claim.is_dir:
+        if resolved.is_dir():
+            raise _Refusal(f"{where}.path", f"{text!r} is a directory; claim it as {text + '/'!r}")
+        if not resolved.is_file():
+            raise _Refusal(f"{where}.path", f"{claim.relative!r} does not exist in the workspace")
+    return claim
+
+
+def _check_relative(value: Any, where: str) -> None:
+    if not isinstance(value, str) or not value.strip("/"):
+        raise _Refusal(where, f"must be a non-empty relative path, got {json.dumps(value)}")
+    if value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":"):
+        raise _Refusal(where, f"must be relative to the workspace, got {value!r}")
+    parts = value.rstrip("/").split("/")
+    if ".." in parts:
+        raise _Refusal(where, f"must not contain '..', got {value!r}")
+    if "" in parts or "." in parts:
+        raise _Refusal(where, f"must be a normalised path (no '//' or './'), got {value!r}")
+
+
+def _refuse_unknown(data: dict[str, Any], allowed: frozenset[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise _Refusal(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:
+    """Sorted workspace-relative POSIX paths of every claimed file, directory claims expanded.
+
+    Each path is re-checked here (not only when the manifest was read) because the
+    tree may have changed since, and a symlink inside a claimed directory may point out.
+    """
+    root = workspace.resolve()
+    found: set[str] = set()
+    for claim in manifest.claims:
+        if claim.is_dir:
+            found.update(_walk(root, claim.relative))
+        else:
+            found.add(_inside(root, claim.relative))
+    return sorted(found)
+
+
+def _walk(root: Path, relative: str) -> list[str]:
+    files: list[str] = []
+    top = root / relative
+    _inside(root, relative)
+    for folder, dirs, names in os.walk(top, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not (Path(folder) / d).is_symlink())
+        for name in names:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_file():
+                files.append(_inside(root, rel))
+    return files
+
+
+def _inside(root: Path, relative: str) -> str:
+    resolved = (root / relative).resolve()
+    if not resolved.is_relative_to(root):
+        raise InvalidInput(f"{relative}: resolves outside the workspace {root}")
+    return PurePosixPath(relative).as_posix()

@@ -1,0 +1,184 @@
+"""A small, valid harness written into a tmp dir; tests break one thing at a time.
+
+Line numbers in the files are fixed by the texts below, so tests can assert
+whole breadcrumbs (``path:line: key: message``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+AGENT = """---
+name: {name}
+description: {name} does its job.
+---
+
+# {name}
+"""
+
+SENSOR = """---
+id: lint
+kind: deterministic
+command: aidlc-review sensors fire lint
+default_severity: advisory
+description: Lints code.
+category: code-quality
+matches: "**/*.py"
+timeout_seconds: 30
+---
+
+# lint
+"""
+
+SCOPE = """---
+name: {name}
+depth: Standard
+keywords: []
+description: The {name} scope.
+---
+
+# {name}
+"""
+
+SETUP = """---
+slug: setup
+phase: initialization
+execution: ALWAYS
+condition: Always.
+lead_agent: orchestrator
+support_agents: []
+mode: inline
+produces: []
+consumes: []
+requires_stage: []
+sensors: []
+scopes:
+  - feature
+  - poc
+inputs: none
+outputs: the record tree
+---
+
+# Setup
+"""
+
+PLAN_UNITS = """---
+slug: plan-units
+phase: inception
+execution: ALWAYS
+condition: Always.
+lead_agent: aidlc-architect-agent
+support_agents: []
+mode: inline
+produces:
+  - unit-of-work
+consumes: []
+requires_stage: []
+sensors: []
+scopes:
+  - feature
+  - poc
+inputs: requirements
+outputs: unit-of-work.md
+---
+
+# Plan Units
+"""
+
+# Line numbers of BUILD: 2 slug, 3 phase, 4 execution, 5 condition, 6 lead_agent,
+# 7 support_agents, 8 mode, 9 for_each, 10 workspace_requires, 11 produces, 12 item,
+# 13 consumes, 14 artifact, 15 required, 16 requires_stage, 17 item, 18 sensors,
+# 19 item, 20 scopes, 21 feature, 22 poc, 23 inputs, 24 outputs.
+BUILD = """---
+slug: build
+phase: construction
+execution: ALWAYS
+condition: Always.
+lead_agent: aidlc-dev-agent
+support_agents: []
+mode: subagent
+for_each: unit-of-work
+workspace_requires: true
+produces:
+  - code-summary
+consumes:
+  - artifact: unit-of-work
+    required: true
+requires_stage:
+  - plan-units
+sensors:
+  - lint
+scopes:
+  - feature
+  - poc
+inputs: the unit
+outputs: code and code-summary.md
+---
+
+# Build
+"""
+
+# Line numbers of CHECK: 2 slug ... 9 for_each, 10 reviews, 11 repair_agent,
+# 12 max_passes, 13 gated, 14 autonomous, 15 produces, 16 item, 17 consumes,
+# 18 artifact, 19 required, 20 requires_stage, 21 item, 22 sensors, 23 scopes, 24 feature.
+CHECK = """---
+slug: check
+phase: construction
+execution: ALWAYS
+condition: Always.
+lead_agent: aidlc-reviewer-agent
+support_agents: []
+mode: subagent
+for_each: unit-of-work
+reviews: build
+repair_agent: aidlc-dev-agent
+max_passes:
+  gated: 2
+  autonomous: 3
+produces:
+  - check-report
+consumes:
+  - artifact: code-summary
+    required: true
+requires_stage:
+  - build
+sensors: []
+scopes:
+  - feature
+inputs: code
+outputs: check-report.md
+---
+
+# Check
+"""
+
+STAGES = {
+    "initialization/setup.md": SETUP,
+    "inception/plan-units.md": PLAN_UNITS,
+    "construction/build.md": BUILD,
+    "construction/check.md": CHECK,
+}
+
+
+def write_harness(root: Path) -> Path:
+    for agent in ("aidlc-dev-agent", "aidlc-reviewer-agent", "aidlc-architect-agent"):
+        _write(root / "agents" / f"{agent}.md", AGENT.format(name=agent))
+    _write(root / "sensors" / "aidlc-lint.md", SENSOR)
+    for scope in ("feature", "poc"):
+        _write(root / "scopes" / f"aidlc-{scope}.md", SCOPE.format(name=scope))
+    for rel, text in STAGES.items():
+        _write(root / "stages" / rel, text)
+    return root
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> None:
+    """Replace exactly one occurrence of ``old`` in a harness file."""
+    path = root / rel
+    text = path.read_text()
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {rel}"
+    path.write_text(text.replace(old, new))
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)

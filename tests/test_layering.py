@@ -1,0 +1,69 @@
+"""Layering is checked, not hoped for (STYLE.md §11).
+
+Reads every module's imports (including ones inside functions) with ``ast``
+and asserts who may import whom.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "aidlc_review"
+
+
+def _modules() -> dict[str, set[str]]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        name = ".".join(rel.parts).removesuffix(".__init__")
+        imports = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imports.add(node.module)
+            elif isinstance(node, ast.Import):
+                imports.update(alias.name for alias in node.names)
+        found[name] = {i for i in imports if i == "aidlc_review" or i.startswith("aidlc_review.")} | (
+            {i for i in imports if i in ("argparse", "networkx")}
+        )
+    return found
+
+
+MODULES = _modules()
+
+
+def _importers_of(prefix: str) -> set[str]:
+    return {m for m, imps in MODULES.items() if any(i == prefix or i.startswith(prefix + ".") for i in imps)}
+
+
+def _in(module: str, package: str) -> bool:
+    return module == f"aidlc_review.{package}" or module.startswith(f"aidlc_review.{package}.")
+
+
+def test_definitions_import_nothing_of_ours_but_definitions():
+    for module, imports in MODULES.items():
+        if _in(module, "definitions"):
+            ours = {i for i in imports if i.startswith("aidlc_review")}
+            assert all(i.startswith("aidlc_review.definitions") for i in ours), (module, ours)
+
+
+def test_only_the_cli_knows_about_argv():
+    assert {m for m in _importers_of("argparse")} <= {m for m in MODULES if _in(m, "cli")}
+    assert {m for m in _importers_of("aidlc_review.cli")} <= {m for m in MODULES if _in(m, "cli")} | {
+        "aidlc_review.__main__"
+    }
+
+
+def test_networkx_stays_behind_the_graph_module():
+    assert _importers_of("networkx") == {"aidlc_review.graph"}
+
+
+def test_sensors_do_not_import_the_graph_the_runtime_or_the_pipeline():
+    for module in (m for m in MODULES if _in(m, "sensors")):
+        for banned in ("graph", "build", "validate", "bolt", "cli"):
+            assert not any(_in(i, banned) for i in MODULES[module]), (module, banned)
+
+
+def test_the_runtime_does_not_import_the_pipeline():
+    for module in (m for m in MODULES if _in(m, "review")):
+        assert not any(_in(i, "bolt") for i in MODULES[module]), module
