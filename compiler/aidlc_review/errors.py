@@ -6,7 +6,7 @@ A failing sensor or a NOT-READY verdict is a *result*, never an exception.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -14,11 +14,11 @@ EXIT_INVALID = 2
 EXIT_INTERNAL = 3
 
 
-@dataclass(frozen=True, order=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """One breadcrumb: ``path:line: key.path: message``.
 
     Ordered by (path, line, key, message) so collected errors sort stably.
+    (A NamedTuple, not a dataclass: the CLI's fast path should not import dataclasses.)
     """
 
     path: str

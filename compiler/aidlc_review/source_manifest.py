@@ -58,6 +58,19 @@ def read_source_manifest(path: Path, workspace: Path) -> SourceManifest:
         raw = path.read_bytes()
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read the source manifest: {exc.strerror}") from None
+    return parse_source_manifest(raw, path, workspace)
+
+
+def manifest_for_paths(paths: list[str], workspace: Path, unit: str | None = None) -> SourceManifest:
+    """An in-memory manifest claiming ``paths``, checked exactly like one read from disk."""
+    data: dict[str, object] = {"stage": MANIFEST_STAGE, "version": MANIFEST_VERSION,
+                               "writes": [{"path": p} for p in paths]}
+    if unit is not None:
+        data["unit"] = unit
+    return parse_source_manifest(json.dumps(data).encode(), Path("<command line>"), workspace)
+
+
+def parse_source_manifest(raw: bytes, path: Path, workspace: Path) -> SourceManifest:
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -17,7 +17,7 @@ def write_synthetic(root: Path, count: int = 300, seed: int = 7) -> Path:
     for scope in SCOPES:
         _write(root / "scopes" / f"aidlc-{scope}.md",
                f"---\nname: {scope}\ndepth: Standard\ndescription: synthetic\n---\n")
-    _write(root / "sensors" / "aidlc-shape.md", "---\nid: shape\nkind: deterministic\ncommand: true\n"
+    _write(root / "sensors" / "aidlc-shape.md", "---\nid: shape\nkind: deterministic\ncommand: aidlc-review sensors fire shape\n"
            "default_severity: advisory\ndescription: synthetic\ncategory: document-shape\n"
            'matches: "**/*.md"\ntimeout_seconds: 5\n---\n')
     slugs: list[tuple[str, str]] = []
@@ -41,7 +41,8 @@ def _stage(slug: str, phase: str, requires: list[str], consumes: list[str], rng:
     for artifact in consumes:
         lines += [f"  - artifact: {artifact}", f"    required: {str(rng.random() < 0.5).lower()}"]
     lines += ["requires_stage:" if requires else "requires_stage: []", *[f"  - {r}" for r in requires]]
-    lines += ["sensors:", "  - shape", "scopes:", *[f"  - {s}" for s in SCOPES if rng.random() < 0.6]]
+    scopes = [f"  - {s}" for s in SCOPES if rng.random() < 0.6]
+    lines += ["sensors:", "  - shape", "scopes:" if scopes else "scopes: []", *scopes]
     lines += ["inputs: synthetic", "outputs: synthetic", "---", "", f"# {slug}", ""]
     return "\n".join(lines)
 

@@ -53,7 +53,9 @@ class Git:
     def attempt(self, *args: str, env: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
         """Run git and return (exit code, stdout, stderr) without judging the outcome."""
         full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
-        proc = subprocess.run(["git", *args], cwd=self.cwd, env=full_env, capture_output=True, check=False)
+        proc = subprocess.run(
+            ["git", *args], cwd=self.cwd, env=full_env, capture_output=True, check=False
+        )
         return proc.returncode, proc.stdout, proc.stderr
 
     def succeeds(self, *args: str) -> bool:
@@ -61,7 +63,9 @@ class Git:
 
     def identity(self) -> tuple[str, ...]:
         if not self._identity:
-            self._identity.append(() if self.succeeds("var", "GIT_COMMITTER_IDENT") else FALLBACK_IDENTITY)
+            self._identity.append(
+                () if self.succeeds("var", "GIT_COMMITTER_IDENT") else FALLBACK_IDENTITY
+            )
         return self._identity[0]
 
     @property
@@ -100,8 +104,16 @@ class Git:
         code, out, _ = self.attempt("cat-file", "blob", f"{tree}:{path}")
         return out if code == 0 else None
 
+    def files_under(self, tree: str, paths: list[str]) -> list[str]:
+        if not paths:
+            return []
+        out = self.run("ls-tree", "-r", "--name-only", "-z", tree, "--", *paths)
+        return sorted(p for p in out.split("\0") if p)
+
     def commits_with_trailer(self, ref: str, needle: str) -> list[tuple[str, str]]:
-        out = self.run("log", "--fixed-strings", f"--grep={needle}", "--format=%H%x1f%B%x1e", ref, "--")
+        out = self.run(
+            "log", "--fixed-strings", f"--grep={needle}", "--format=%H%x1f%B%x1e", ref, "--"
+        )
         return [tuple(e.strip().split("\x1f", 1)) for e in out.split("\x1e") if e.strip()]  # type: ignore[misc]
 
     def count_trailer_commits(self, ref: str, trailers: dict[str, str]) -> list[str]:
@@ -131,13 +143,13 @@ class Git:
             if branch and self.branch_exists(branch):
                 self.run("branch", "-D", "--", branch)
 
-    def snapshot_tree(self, exclude: list[str]) -> str:
+    def snapshot_tree(self, excludes: list[str]) -> str:
         """The tree of the working directory as it is now (HEAD + every change, untracked
         included, ignored files not), written without touching this worktree's index."""
         with tempfile.TemporaryDirectory(prefix="aidlc-bolt-index-") as tmp:
             env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
             self.run("read-tree", "HEAD", env=env)
-            specs = ["."] + [f":(exclude){p}" for p in exclude]
+            specs = [".", *excludes]
             self.run("add", "--all", "--", *specs, env=env)
             return self.run("write-tree", env=env).strip()
 
@@ -145,7 +157,7 @@ class Git:
         return self.run(*self.identity(), "commit-tree", tree, "-p", parent, "-m", message).strip()
 
     def move_branch(self, branch: str, new: str, old: str) -> None:
-        """Point ``branch`` at ``new`` only if it still points at ``old``; sync the worktree's index."""
+        """Move ``branch`` to ``new`` only if it is still at ``old``; sync this worktree's index."""
         with self.lock:
             self.run("update-ref", f"refs/heads/{branch}", new, old)
         self.run("reset", "--quiet", "--mixed", "HEAD")
@@ -156,5 +168,7 @@ class Git:
         if code != 0:
             self.attempt("reset", "--merge")
             return MergeResult(False, None, (out + err).decode("utf-8", "replace").strip())
-        self.run(*self.identity(), "commit", "--quiet", "--allow-empty", "--no-verify", "-m", message)
+        self.run(
+            *self.identity(), "commit", "--quiet", "--allow-empty", "--no-verify", "-m", message
+        )
         return MergeResult(True, self.rev_parse("HEAD"), "merged")

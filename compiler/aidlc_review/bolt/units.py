@@ -60,7 +60,9 @@ def load_units(path: Path) -> UnitPlan:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         problem = (exc.problem or exc.context or "cannot parse").strip()
-        raise ValidationFailed([Diagnostic(shown, line, "", f"invalid YAML/JSON: {problem}")]) from None
+        raise ValidationFailed(
+            [Diagnostic(shown, line, "", f"invalid YAML/JSON: {problem}")]
+        ) from None
     return plan_units(data, shown)
 
 
@@ -98,18 +100,39 @@ def _unit_list(data: Any, shown: str) -> tuple[list[Any], str]:
     if isinstance(data, dict):
         extra = sorted(str(k) for k in data if k != "units")
         if extra:
-            raise ValidationFailed([Diagnostic(shown, _line(data, (extra[0],)), f"$.{extra[0]}",
-                                               "unknown key (expected 'units')")])
+            raise ValidationFailed(
+                [
+                    Diagnostic(
+                        shown,
+                        _line(data, (extra[0],)),
+                        f"$.{extra[0]}",
+                        "unknown key (expected 'units')",
+                    )
+                ]
+            )
         data = data.get("units") or []
         if not isinstance(data, list):
-            raise ValidationFailed([Diagnostic(shown, 0, "$.units", f"must be a list, got {show(data)}")])
+            raise ValidationFailed(
+                [Diagnostic(shown, 0, "$.units", f"must be a list, got {show(data)}")]
+            )
         return data, "$.units"
     if not isinstance(data, list):
-        raise ValidationFailed([Diagnostic(shown, 1, "$", f"must be a list of units or a mapping with 'units', got {show(data)}")])
+        raise ValidationFailed(
+            [
+                Diagnostic(
+                    shown,
+                    1,
+                    "$",
+                    f"must be a list of units or a mapping with 'units', got {show(data)}",
+                )
+            ]
+        )
     return data, "$"
 
 
-def _read_units(items: list[Any], prefix: str, shown: str, out: list[Diagnostic]) -> list[tuple[Unit, int]]:
+def _read_units(
+    items: list[Any], prefix: str, shown: str, out: list[Diagnostic]
+) -> list[tuple[Unit, int]]:
     units: list[tuple[Unit, int]] = []
     first_seen: dict[str, int] = {}
     for index, item in enumerate(items):
@@ -118,26 +141,49 @@ def _read_units(items: list[Any], prefix: str, shown: str, out: list[Diagnostic]
         if isinstance(item, str):  # a bare name is a unit without dependencies
             item = {"name": item}
         if not isinstance(item, dict):
-            out.append(Diagnostic(shown, line, where, f"must be a mapping with 'name', got {show(item)}"))
+            out.append(
+                Diagnostic(shown, line, where, f"must be a mapping with 'name', got {show(item)}")
+            )
             continue
         for key in sorted(str(k) for k in item if k not in UNIT_KEYS):
-            out.append(Diagnostic(shown, _line(items, (index, key)), f"{where}.{key}",
-                                  "unknown key" + did_you_mean(key, UNIT_KEYS)))
+            out.append(
+                Diagnostic(
+                    shown,
+                    _line(items, (index, key)),
+                    f"{where}.{key}",
+                    "unknown key" + did_you_mean(key, UNIT_KEYS),
+                )
+            )
         name = item.get("name")
         if not isinstance(name, str) or not UNIT_NAME.match(name):
-            message = ("is required" if name is None else
-                       f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}")
+            message = (
+                "is required"
+                if name is None
+                else f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}"
+            )
             out.append(Diagnostic(shown, line, f"{where}.name", message))
             continue
         if name in first_seen:
-            out.append(Diagnostic(shown, _line(items, (index, "name")), f"{where}.name",
-                                  f"duplicate unit {name!r} (first at {prefix}[{first_seen[name]}])"))
+            out.append(
+                Diagnostic(
+                    shown,
+                    _line(items, (index, "name")),
+                    f"{where}.name",
+                    f"duplicate unit {name!r} (first at {prefix}[{first_seen[name]}])",
+                )
+            )
             continue
         first_seen[name] = index
         deps = item.get("depends_on") or []
         if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
-            out.append(Diagnostic(shown, _line(items, (index, "depends_on")), f"{where}.depends_on",
-                                  f"must be a list of unit names, got {show(deps)}"))
+            out.append(
+                Diagnostic(
+                    shown,
+                    _line(items, (index, "depends_on")),
+                    f"{where}.depends_on",
+                    f"must be a list of unit names, got {show(deps)}",
+                )
+            )
             continue
         units.append((Unit(str(name), tuple(dict.fromkeys(str(d) for d in deps))), index))
     return units
@@ -154,7 +200,7 @@ def _find_cycle(units: tuple[Unit, ...]) -> list[str] | None:
         path.append(name)
         for dep in deps[name]:
             if state.get(dep) == 1:
-                return path[path.index(dep):] + [dep]
+                return path[path.index(dep) :] + [dep]
             if dep not in state and (found := visit(dep)):
                 return found
         path.pop()

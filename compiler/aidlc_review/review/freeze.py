@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,11 @@ from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
 from aidlc_review.source_manifest import SourceManifest, claimed_files
 
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
+# What tools leave behind while checking is not source (a coverage run must not
+# make the review it is part of look stale).
+TOOL_LEFTOVERS = re.compile(
+    r"(^|/)(\.coverage(\..*)?|coverage\.xml|\.(ruff|mypy|pytest)_cache/.*|__pycache__/.*|.*\.pyc)$"
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,8 @@ def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     paths = _git_files(root)
     if paths is None:
         paths = _walk_files(root)
-    kept = [p for p in paths if not any(p == x or p.startswith(x + "/") for x in prefixes)]
+    kept = [p for p in paths if not TOOL_LEFTOVERS.search(p)
+            and not any(p == x or p.startswith(x + "/") for x in prefixes)]
     return {p: sha256_file(root / p) for p in sorted(kept) if (root / p).is_file()}
 
 

@@ -92,6 +92,14 @@ class ReviewerRecord(Model):
     verdict: Verdict | None = Field(default=None, description="the verdict the reviewer stated")
 
 
+class RepairRecord(Model):
+    """The repair dispatched after a NOT-READY pass (absent when none was)."""
+
+    agent: str
+    status: Literal["done", "failed"]
+    reason: str | None = None
+
+
 class Pass(Model):
     attempt: int = Field(ge=1)
     number: int = Field(ge=1, alias="pass")
@@ -100,6 +108,7 @@ class Pass(Model):
     reviewer: ReviewerRecord
     findings: list[Finding]
     checks: list[Check]
+    repair: RepairRecord | None = None
 
 
 class SensorVersion(Model):

@@ -17,7 +17,7 @@ from typing import Any
 from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
 from aidlc_review.fsio import sha256_file
 from aidlc_review.sensors.cache import ConfigDigests, ResultCache, digest
-from aidlc_review.sensors.results import CheckFinding, make_finding
+from aidlc_review.sensors.results import CheckFinding, CheckResult, make_finding, skipped
 from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, tool_version
 
 MAX_ARGV_FILES = 500
@@ -37,7 +37,7 @@ class Tool:
     path: Path
     version: str
 
-    def argv(self, cache_dir: Path | None = None) -> list[str]:
+    def argv(self) -> list[str]:
         return [str(self.path), *self.spec.argv[1:]]
 
 
@@ -73,15 +73,19 @@ class SensorContext:
         return "minor" if self.manifest.default_severity == "advisory" else chosen
 
     def finding(self, path: str, line: int | None, message: str, rule: str | None,
-                severity_key: str, default: str = "minor") -> CheckFinding:
+                severity_key: str, default: str = "minor", identity: str | None = None) -> CheckFinding:
         return make_finding(self.name, self.severity(severity_key, default), self.manifest.category,
-                            path, line, message, rule)
+                            path, line, message, rule, identity)
 
     def run(self, argv: list[str], env: dict[str, str] | None = None) -> ToolRun:
         run = run_tool(argv, self.workspace, self.timeout, env)
         if run.timed_out:
             raise SensorError(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
         return run
+
+
+def nothing_to_check(ctx: SensorContext) -> CheckResult:
+    return skipped(ctx.name, f"no claimed file matches {ctx.manifest.matches}", ctx.manifest.category)
 
 
 def is_detected(spec: ToolSpec, workspace: Path) -> bool:
@@ -120,7 +124,7 @@ def select_tool(ctx: SensorContext) -> Tool:
         names = sorted({entry for spec in ctx.runner.tools for entry in spec.detect})
         raise ToolMissing(f"no {ctx.name} configured in the workspace (looked for {', '.join(names)})")
     for spec in configured:
-        path = find_tool(spec.tool)
+        path = find_tool(spec.tool, ctx.settings.get("tool_path"))
         if path is not None:
             return Tool(spec, path, _cached_version(ctx, path, spec.version))
     raise ToolMissing(f"{configured[0].tool} not found on PATH")
@@ -141,16 +145,16 @@ def _cached_version(ctx: SensorContext, path: Path, argv: list[str] | None) -> s
 CheckFiles = Callable[[list[str]], dict[str, list[CheckFinding]]]
 
 
-def run_file_local(ctx: SensorContext, tool: Tool, config_names: list[str],
-                   check: CheckFiles, extra_key: Any = None) -> list[CheckFinding]:
-    """Check only the files whose (content, tool version, tool config) is not cached yet.
+def run_file_local(ctx: SensorContext, tool_key: Any, label: str, config_names: list[str],
+                   check: CheckFiles) -> list[CheckFinding]:
+    """Check only the files whose (content, tool version and settings, config) is not cached yet.
 
-    ``check`` runs the tool on a batch and returns findings per file (empty list = clean);
-    it raises ``SensorError`` on a tool failure, and then nothing is cached.
+    ``tool_key`` identifies the tool build and its settings; ``check`` runs the tool on a
+    batch and returns findings per file (absent = clean). It raises ``SensorError`` on a
+    tool failure, and then nothing from that batch is cached.
     """
     configs = ConfigDigests(ctx.workspace, config_names)
-    base = digest(ctx.name, tool.spec.model_dump(), tool.version, ctx.runner.severity,
-                  ctx.manifest.default_severity, extra_key)
+    base = digest(ctx.name, tool_key, ctx.runner.severity, ctx.manifest.default_severity)
     keys = {f: "file:" + digest(base, f, sha256_file(ctx.workspace / f), configs.for_file(f))
             for f in ctx.files}
     cached = ctx.cache.get_many(list(keys.values()))
@@ -159,7 +163,7 @@ def run_file_local(ctx: SensorContext, tool: Tool, config_names: list[str],
                for f in ctx.files if keys[f] in cached}
     for start in range(0, len(todo), MAX_ARGV_FILES):
         batch = todo[start:start + MAX_ARGV_FILES]
-        ctx.progress(f"{ctx.name}: checking {len(batch)} file(s) with {tool.spec.tool}")
+        ctx.progress(f"{ctx.name}: checking {len(batch)} file(s) with {label}")
         found = check(batch)
         fresh = {f: found.get(f, []) for f in batch}
         ctx.cache.put_many({keys[f]: [x.to_json() for x in items] for f, items in fresh.items()})

@@ -51,10 +51,12 @@ class CheckFinding:
 
 def make_finding(
     check: str, severity: str, category: str, path: str, line: int | None, message: str,
-    rule: str | None = None,
+    rule: str | None = None, identity: str | None = None,
 ) -> CheckFinding:
+    """``identity`` replaces the message in the fingerprint when the message holds numbers
+    that change from run to run (a coverage percentage) while the finding stays the same."""
     return CheckFinding(severity, category, path, line, message, rule,
-                        fingerprint_of(check, path, rule, message))
+                        fingerprint_of(check, path, rule, message if identity is None else identity))
 
 
 @dataclass(frozen=True)

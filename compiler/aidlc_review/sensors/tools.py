@@ -28,8 +28,14 @@ class ToolRun:
         return self.returncode is None
 
 
-def find_tool(name: str) -> Path | None:
-    """The tool on PATH, else next to this interpreter (a venv's ``bin/`` is not always on PATH)."""
+def find_tool(name: str, search_path: str | None = None) -> Path | None:
+    """The tool on PATH, else next to this interpreter (a venv's ``bin/`` is not always on PATH).
+
+    ``search_path`` (``os.pathsep``-separated) replaces both: a run can pin its tools.
+    """
+    if search_path is not None:
+        pinned = shutil.which(name, path=search_path)
+        return Path(pinned) if pinned else None
     found = shutil.which(name)
     if found:
         return Path(found)

@@ -1,0 +1,124 @@
+"""Finalize: the two checks a unit must pass before its branch may be merged.
+
+1. A terminal review receipt bound to exactly the bytes being merged: the receipt is read
+   from the candidate tree itself, and the manifest and every claimed file in that tree
+   must hash to what the receipt recorded (and no claimed file may be missing from it).
+2. The base-to-candidate diff is contained by the unit's claims. The unit's own record
+   directory (``<record>/construction/<unit>/``: code-generation and code-review artifacts)
+   is allowed too, so the review history lands on the target branch with the code.
+
+The candidate tree is the worktree as it is now, minus engine state and tool leftovers,
+which are never merged. A refusal names the unit and the offending paths; the worktree
+is left as it is for inspection.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from aidlc_review.bolt.git import Git
+from aidlc_review.fsio import sha256_bytes
+
+RECORD = "aidlc-docs"
+ENGINE = ".aidlc-engine"
+# What review tools leave in a worktree is neither source nor record: never merged.
+LEFTOVER_GLOBS = (
+    "**/.coverage",
+    "**/.coverage.*",
+    "**/coverage.xml",
+    "**/__pycache__/**",
+    "**/*.pyc",
+    "**/.ruff_cache/**",
+    "**/.mypy_cache/**",
+    "**/.pytest_cache/**",
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    tree: str
+    verdict: str | None
+    problems: tuple[str, ...]  # empty = may be merged
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def unit_record(unit: str) -> str:
+    return f"{RECORD}/construction/{unit}"
+
+
+def snapshot_excludes() -> list[str]:
+    """Pathspecs that keep engine state and tool leftovers out of the candidate tree."""
+    return [f":(exclude){RECORD}/{ENGINE}"] + [f":(exclude,glob){g}" for g in LEFTOVER_GLOBS]
+
+
+def check_candidate(git: Git, unit: str, base: str) -> Candidate:
+    """Freeze the worktree into a tree object and check it against receipt and claims."""
+    tree = git.snapshot_tree(snapshot_excludes())
+    record = unit_record(unit)
+    manifest_path = f"{record}/code-generation/source-manifest.json"
+    findings_path = f"{record}/code-review/code-review-findings.json"
+    receipt = _receipt(git.blob(tree, findings_path))
+    if receipt is None:
+        return Candidate(tree, None, (f"no terminal review receipt in {findings_path}",))
+    manifest_raw = git.blob(tree, manifest_path)
+    if manifest_raw is None:
+        return Candidate(tree, receipt.get("verdict"), (f"no source manifest at {manifest_path}",))
+    claims = _claims(manifest_raw)
+    problems = _unbound(git, tree, receipt, manifest_path, manifest_raw, claims)
+    unclaimed = [p for p in git.changed_paths(base, tree) if not _contained(p, claims, record)]
+    if unclaimed:
+        problems.append(
+            "diff touches paths its source manifest does not claim: " + ", ".join(unclaimed)
+        )
+    return Candidate(tree, receipt.get("verdict"), tuple(problems))
+
+
+def _receipt(raw: bytes | None) -> dict | None:
+    if raw is None:
+        return None
+    try:
+        receipt = json.loads(raw).get("receipt")
+    except (ValueError, AttributeError):
+        return None
+    return receipt if isinstance(receipt, dict) and receipt.get("verdict") else None
+
+
+def _claims(manifest_raw: bytes) -> list[str]:
+    """Claimed paths (dir claims keep their '/'); repo-prefixed like the runtime does."""
+    try:
+        writes = json.loads(manifest_raw).get("writes") or []
+    except (ValueError, AttributeError):
+        return []
+    claims = []
+    for entry in writes:
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            path = entry["path"]
+            repo = entry.get("repo")
+            claims.append(f"{repo}/{path}" if isinstance(repo, str) else path)
+    return claims
+
+
+def _unbound(
+    git: Git, tree: str, receipt: dict, manifest_path: str, manifest_raw: bytes, claims: list[str]
+) -> list[str]:
+    changed: list[str] = []
+    if sha256_bytes(manifest_raw) != receipt.get("manifest_digest"):
+        changed.append(manifest_path)
+    recorded: dict[str, str] = receipt.get("files") or {}
+    present = set(git.files_under(tree, [c.rstrip("/") for c in claims]))
+    for path in sorted(present | set(recorded)):
+        blob = git.blob(tree, path) if path in present else None
+        if blob is None or path not in recorded or sha256_bytes(blob) != recorded[path]:
+            changed.append(path)
+    return [f"changed after its review receipt: {', '.join(changed)}"] if changed else []
+
+
+def _contained(path: str, claims: list[str], record: str) -> bool:
+    if PurePosixPath(path).is_relative_to(record):
+        return True
+    return any(path == c or (c.endswith("/") and path.startswith(c)) for c in claims)

@@ -1,0 +1,155 @@
+"""Settlement and the one aggregate gate: no reviewer runs here, only recorded outcomes.
+
+``approve`` merges held (NOT-READY) units the person accepts and marks merged units
+approved; ``request_changes`` reopens exactly one unit for a fresh review attempt, which
+the next ``bolt run --resume`` carries out in that unit's worktree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.bolt import merge
+from aidlc_review.bolt.git import Git
+from aidlc_review.bolt.state import STAGE_LEVEL, RunState, StateStore
+from aidlc_review.errors import InvalidInput
+from aidlc_review.review.gate import decide_gate
+
+REOPENABLE = ("held", "merged", "refused", "conflict", "reviewed")
+
+
+def summary(state: RunState) -> dict[str, Any]:
+    """What the gate shows: every unit's status, verdict, passes used and open findings."""
+    units = [
+        {
+            "unit": u.name,
+            "batch": u.batch + 1,
+            "status": u.status,
+            "verdict": u.verdict,
+            "attempt": u.attempt,
+            "passes_used": u.passes_used,
+            "open_findings": u.open_findings,
+            "problems": u.problems,
+            "branch": u.branch,
+            "merge_commit": u.merge_commit,
+            "approved": u.approved,
+        }
+        for u in (state.ordered() or list(state.units.values()))
+    ]
+    return {
+        "run": state.id8,
+        "phase": state.phase,
+        "target": state.target,
+        "base": state.base,
+        "units": units,
+        "decisions": state.gate,
+    }
+
+
+def render_summary(state: RunState) -> str:
+    lines = [f"bolt run {state.id8}: phase {state.phase}, target {state.target}"]
+    for item in summary(state)["units"]:
+        verdict = item["verdict"] or "-"
+        lines.append(
+            f"  {item['unit']}: {item['status']} ({verdict}, {item['passes_used']} pass(es), "
+            f"attempt {item['attempt']})"
+        )
+        for finding in item["open_findings"]:
+            lines.append(
+                f"      {finding.get('id', '?')} {finding.get('severity', '?')} "
+                f"{finding.get('path', '?')}: {finding.get('finding', '')}"
+            )
+        lines.extend(f"      ! {problem}" for problem in item["problems"])
+    return "\n".join(lines)
+
+
+def _at_gate(state: RunState) -> None:
+    if state.phase != "gate":
+        raise InvalidInput(
+            f"bolt run {state.id8} is not at its gate (phase {state.phase})"
+            + ("; finish it with 'bolt run --resume'" if state.phase == "running" else "")
+        )
+
+
+def _chosen(state: RunState, unit: str | None) -> list[str]:
+    if unit is None:
+        return [u.name for u in state.ordered()] or list(state.units)
+    if unit not in state.units:
+        known = ", ".join(sorted(state.units))
+        raise InvalidInput(f"--unit {unit!r}: not a unit of bolt run {state.id8} (units: {known})")
+    return [unit]
+
+
+def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]) -> list[str]:
+    """Approve units at the gate; returns the ones that still cannot be merged, with why."""
+    state = store.state
+    _at_gate(state)
+    remaining = []
+    for name in _chosen(state, unit):
+        current = state.units[name]
+        if current.status == "held":
+            merge.merge_unit(store, name, progress)
+        current = state.units[name]
+        if name == STAGE_LEVEL and current.status == "reviewed":
+            _approve_stage_level(store, remaining)
+        elif current.status == "merged":
+            store.update(name, approved=True)
+        else:
+            remaining.append(
+                f"{name}: {current.status}"
+                + (f" ({current.problems[0]})" if current.problems else "")
+            )
+    state.gate.append({"decision": "approve", "unit": unit, "not_merged": remaining})
+    if all(u.approved for u in state.units.values()):
+        state.phase = "done"
+        _remove_worktrees(store)
+    store.save()
+    return remaining
+
+
+def _approve_stage_level(store: StateStore, remaining: list[str]) -> None:
+    """Zero units: the stage-level review is approved in the runtime's own record."""
+    from aidlc_review.review.gate import GateRefused
+
+    try:
+        decide_gate(Path(store.state.workspace), None, "approve", note=f"bolt {store.state.id8}")
+    except GateRefused as exc:
+        remaining.append(f"{STAGE_LEVEL}: {exc}")
+        return
+    store.update(STAGE_LEVEL, approved=True)
+
+
+def request_changes(store: StateStore, unit: str | None) -> None:
+    state = store.state
+    _at_gate(state)
+    if unit is None:
+        if STAGE_LEVEL not in state.units:
+            raise InvalidInput("--request-changes needs --unit U (it reopens exactly one unit)")
+        unit = STAGE_LEVEL
+    name = _chosen(state, unit)[0]
+    current = state.units[name]
+    if current.status not in REOPENABLE:
+        raise InvalidInput(
+            f"--unit {name}: cannot request changes on a {current.status} unit "
+            "(failed and blocked units are retried by 'bolt run --resume')"
+        )
+    workspace = Path(current.worktree or state.workspace)
+    unit_name = None if name == STAGE_LEVEL else name
+    # The runtime opens a fresh attempt (new pass budget, history kept) in the unit's record;
+    # the next 'bolt run --resume' reviews it there.
+    decide_gate(workspace, unit_name, "request-changes", note=f"bolt {state.id8} aggregate gate")
+    state.gate.append({"decision": "request-changes", "unit": name})
+    store.update(name, status="reopened", approved=False, problems=[])
+
+
+def _remove_worktrees(store: StateStore) -> None:
+    """After approval the branches keep the history; the worktrees are no longer needed."""
+    git = Git(Path(store.state.workspace))
+    for unit in store.state.units.values():
+        if unit.worktree and Path(unit.worktree).exists():
+            git.remove_worktree(Path(unit.worktree))
+    target_place = store.run_dir / "target"
+    if target_place.exists():
+        git.remove_worktree(target_place)

@@ -1,0 +1,227 @@
+"""The autonomous Bolt: per unit generate -> review (3 passes) -> finalize, merge in batch order.
+
+Units of one batch run in parallel threads, each in its own worktree on branch
+``bolt-<id8>_<unit>`` off the batch base (the run's base revision for the first batch,
+the target branch head for later ones, so a unit sees what it depends on). Merges
+happen after the whole batch is finalized, one squash commit per unit, in name order.
+
+The merge rule: a unit is merged without a person only when its review converged READY.
+A NOT-READY unit is *held*: finalized and kept on its branch, not merged until the
+aggregate gate approves it; units depending on a held (or failed) unit are *blocked*.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import repeat
+from pathlib import Path
+
+from aidlc_review.bolt import finalize, merge, review_step
+from aidlc_review.bolt.git import Git
+from aidlc_review.bolt.state import (
+    IN_FLIGHT,
+    STAGE_LEVEL,
+    RunState,
+    StateStore,
+    UnitState,
+    bolt_root,
+    create_store,
+)
+from aidlc_review.bolt.units import UnitPlan
+from aidlc_review.errors import AidlcError, InvalidInput
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    workspace: Path
+    developer: str
+    reviewer: str = "builtin"
+    repairer: str | None = None  # default: the developer repairs its own unit
+    base: str | None = None
+    target: str | None = None
+    agent_timeout: float = 600.0
+    harness: Path | None = None
+
+
+def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> StateStore:
+    """Record a new run (nothing executed yet); refuses while an unfinished run exists."""
+    git = Git(options.workspace.resolve())
+    root = bolt_root(git.common_dir())
+    _refuse_unfinished(root)
+    review_step.check_agents(
+        options.developer, options.reviewer, options.repairer or options.developer
+    )
+    target = options.target or git.current_branch()
+    if target is None:
+        raise InvalidInput(
+            f"{options.workspace}: HEAD is detached; name the target branch with --target"
+        )
+    base = git.rev_parse(options.base or (target if git.branch_exists(target) else "HEAD"))
+    if not git.branch_exists(target):
+        git.run("branch", "--", target, base)
+    state = RunState(
+        run_id=uuid.uuid4().hex,
+        workspace=str(git.cwd),
+        base=base,
+        target=target,
+        units_file=str(units_file) if units_file else None,
+        developer=options.developer,
+        reviewer=options.reviewer,
+        repairer=options.repairer or options.developer,
+        agent_timeout=options.agent_timeout,
+        harness=str(options.harness.resolve()) if options.harness else None,
+        batches=[list(b) for b in plan.batches],
+        units=_unit_states(plan),
+    )
+    return create_store(root, state)
+
+
+def _unit_states(plan: UnitPlan) -> dict[str, UnitState]:
+    if not plan.units:
+        return {STAGE_LEVEL: UnitState(STAGE_LEVEL, [], 0)}
+    level = {name: k for k, batch in enumerate(plan.batches) for name in batch}
+    return {u.name: UnitState(u.name, list(u.depends_on), level[u.name]) for u in plan.units}
+
+
+def _refuse_unfinished(root: Path) -> None:
+    from aidlc_review.bolt.state import open_store
+
+    if not (root / "current").is_file():
+        return
+    state = open_store(root).state
+    if state.phase != "done":
+        raise InvalidInput(
+            f"bolt run {state.id8} in {state.workspace} is not finished (phase {state.phase}); "
+            "continue it with 'bolt run --resume' or decide its gate with 'bolt gate'"
+        )
+
+
+def drive(store: StateStore, jobs: int, progress: Progress) -> RunState:
+    """Run every unfinished unit to the gate; safe to call again after a crash."""
+    state = store.state
+    if state.phase == "done":
+        raise InvalidInput(f"bolt run {state.id8} is already done (its gate was approved)")
+    store.set_phase("running")
+    if STAGE_LEVEL in state.units:
+        review_step.run_stage_level(store, progress)
+    for number, batch in enumerate(state.batches):
+        base = state.base if number == 0 else Git(Path(state.workspace)).rev_parse(state.target)
+        runnable = [name for name in batch if _ready(store, name, progress)]
+        if runnable:
+            progress(f"batch {number + 1}/{len(state.batches)}: {', '.join(runnable)}")
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(_run_unit, repeat(store), runnable, repeat(base), repeat(progress)))
+        merge.merge_batch(store, batch, progress)
+    store.set_phase("gate")
+    return state
+
+
+def _ready(store: StateStore, name: str, progress: Progress) -> bool:
+    """Whether the unit has work left now; marks it blocked while a dependency is unmerged."""
+    unit = store.state.units[name]
+    if unit.status in IN_FLIGHT or unit.status == "failed":
+        progress(f"[{name}] restarting (was {unit.status})")
+        _discard(store, unit)
+    if unit.status not in ("pending", "blocked", "generated", "reopened", "reviewed"):
+        return False
+    waiting = [d for d in unit.depends_on if store.state.units[d].status != "merged"]
+    if waiting:
+        if unit.status != "blocked":
+            progress(f"[{name}] blocked: waiting for {', '.join(waiting)}")
+        store.update(
+            name,
+            status="blocked",
+            problems=[f"waiting for {d} ({store.state.units[d].status})" for d in waiting],
+        )
+        return False
+    if unit.status == "blocked":
+        store.update(name, status="pending", problems=[])
+    return True
+
+
+def _discard(store: StateStore, unit: UnitState) -> None:
+    """Throw away an unfinished attempt so the unit starts again from a clean worktree."""
+    if unit.worktree:
+        Git(Path(store.state.workspace)).remove_worktree(Path(unit.worktree), unit.branch)
+    store.update(
+        unit.name,
+        status="pending",
+        worktree=None,
+        branch=None,
+        base=None,
+        commit=None,
+        problems=[],
+        verdict=None,
+        passes_used=0,
+        open_findings=[],
+    )
+
+
+def _run_unit(store: StateStore, name: str, base: str, progress: Progress) -> None:
+    def say(message: str) -> None:
+        progress(f"[{name}] {message}")
+
+    try:
+        unit = store.state.units[name]
+        if unit.status == "pending":
+            _generate(store, name, base, say)
+        if store.state.units[name].status in ("generated", "reopened"):
+            review_step.review_unit(store, name, say)
+        if store.state.units[name].status == "reviewed":
+            _finalize(store, name, say)
+    except AidlcError as exc:
+        say(f"failed: {exc}")
+        store.update(name, status="failed", problems=[str(exc)])
+
+
+def _generate(store: StateStore, name: str, base: str, say: Callable[[str], None]) -> None:
+    state = store.state
+    worktree = store.run_dir / "worktrees" / name
+    branch = f"bolt-{state.id8}_{name}"
+    git = Git(Path(state.workspace))
+    git.remove_worktree(worktree, branch)  # leftovers of an attempt killed before it was recorded
+    store.update(
+        name, status="generating", worktree=str(worktree), branch=branch, base=base, problems=[]
+    )
+    say(f"worktree {branch} at {base[:8]}")
+    git.add_worktree(worktree, branch, base)
+    say("generating")
+    failure = review_step.run_developer(store, name, worktree)
+    if failure:
+        raise InvalidInput(f"unit {name}: {failure}")
+    store.update(name, status="generated")
+
+
+def _finalize(store: StateStore, name: str, say: Callable[[str], None]) -> None:
+    unit = store.state.units[name]
+    assert unit.worktree and unit.branch and unit.base
+    git = Git(Path(unit.worktree))
+    candidate = finalize.check_candidate(git, name, unit.base)
+    if not candidate.ok:
+        say(f"finalize refused: {'; '.join(candidate.problems)} (worktree kept at {unit.worktree})")
+        store.update(
+            name,
+            status="refused",
+            problems=[f"finalize refused unit {name}: {p}" for p in candidate.problems],
+        )
+        return
+    head = git.rev_parse(unit.branch)
+    message = f"bolt({store.state.id8}): {name} candidate (attempt {unit.attempt})"
+    commit = git.commit_tree(candidate.tree, head, message)
+    git.move_branch(unit.branch, commit, head)
+    status = "finalized" if candidate.verdict == "READY" else "held"
+    say(
+        f"finalized {commit[:8]} ({candidate.verdict})"
+        + ("; held for the gate" if status == "held" else "")
+    )
+    store.update(name, status=status, commit=commit, problems=[])
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1

@@ -1,0 +1,233 @@
+"""``aidlc-review bolt``: the autonomous Bolt pipeline (run, status, gate)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+from aidlc_review.cli.options import add_json
+
+_PRINT_LOCK = threading.Lock()
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("bolt", help="autonomous Bolt: per-unit worktrees, review before merge")
+    verbs = parser.add_subparsers(dest="bolt_command", metavar="VERB", parser_class=type(parser))
+    verbs.required = True
+
+    run = verbs.add_parser("run", help="generate, review, finalize and merge every unit")
+    _add_workspace(run)
+    run.add_argument(
+        "--units",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="units file (YAML/JSON list of {name, depends_on}); none = one stage-level review",
+    )
+    run.add_argument("--developer", default=None, metavar="command:CMD", help="the developer agent")
+    run.add_argument("--reviewer", default="builtin", metavar="builtin|command:CMD")
+    run.add_argument(
+        "--repairer",
+        default=None,
+        metavar="none|command:CMD",
+        help="the repair agent (default: the developer)",
+    )
+    run.add_argument(
+        "--base",
+        default=None,
+        metavar="REF",
+        help="revision the units branch off (default: the target)",
+    )
+    run.add_argument(
+        "--target",
+        default=None,
+        metavar="BRANCH",
+        help="branch to merge into (default: the current one)",
+    )
+    run.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="units of one batch run in parallel (default: the number of cores)",
+    )
+    run.add_argument("--agent-timeout", type=float, default=600.0, metavar="SECONDS")
+    run.add_argument(
+        "--harness",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="harness with the code-review stage (default: this project's own root)",
+    )
+    run.add_argument(
+        "--resume", action="store_true", help="continue the recorded run where it stopped"
+    )
+    add_json(run)
+    run.set_defaults(handler=run_bolt)
+
+    status = verbs.add_parser(
+        "status", help="show the recorded run: every unit's state and findings"
+    )
+    _add_workspace(status)
+    add_json(status)
+    status.set_defaults(handler=show_status)
+
+    gate = verbs.add_parser("gate", help="decide the aggregate gate (no reviewer runs)")
+    _add_workspace(gate)
+    decision = gate.add_mutually_exclusive_group(required=True)
+    decision.add_argument(
+        "--approve", action="store_true", help="merge and approve (all units, or --unit)"
+    )
+    decision.add_argument(
+        "--request-changes", action="store_true", help="reopen --unit U for a fresh review attempt"
+    )
+    gate.add_argument("--unit", default=None, metavar="U")
+    add_json(gate)
+    gate.set_defaults(handler=decide_gate)
+
+
+def _add_workspace(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        default=Path("."),
+        metavar="REPO",
+        help="the git repository (default: the current directory)",
+    )
+
+
+def _progress(message: str) -> None:
+    with _PRINT_LOCK:
+        print(message, file=sys.stderr, flush=True)
+
+
+def _emit(args: argparse.Namespace, state) -> None:
+    from aidlc_review.bolt.gate import render_summary, summary
+
+    if args.json:
+        print(json.dumps(summary(state), indent=2, sort_keys=True))
+    else:
+        print(render_summary(state))
+
+
+def _store(workspace: Path):
+    from aidlc_review.bolt.git import Git
+    from aidlc_review.bolt.state import bolt_root, open_store
+    from aidlc_review.errors import InvalidInput
+
+    if not workspace.is_dir():
+        raise InvalidInput(f"--workspace {workspace}: not a directory")
+    git = Git(workspace.resolve())
+    if not git.succeeds("rev-parse", "--git-dir"):
+        raise InvalidInput(f"--workspace {workspace}: not a git repository")
+    return open_store(bolt_root(git.common_dir()))
+
+
+def _lock(workspace: Path):
+    from filelock import FileLock
+
+    from aidlc_review.bolt.git import Git
+    from aidlc_review.bolt.state import bolt_root
+
+    root = bolt_root(Git(workspace.resolve()).common_dir())
+    root.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(root / "lock"), timeout=0)
+
+
+def run_bolt(args: argparse.Namespace) -> int:
+    from filelock import Timeout
+
+    from aidlc_review.bolt import pipeline
+    from aidlc_review.bolt.units import UnitPlan, load_units
+    from aidlc_review.errors import LockBusy, UsageError
+
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+    _require_repo(args.workspace)
+    lock = _lock(args.workspace)
+    try:
+        with lock:
+            if args.resume:
+                store = _store(args.workspace)
+            else:
+                if not args.developer:
+                    raise UsageError(
+                        "bolt run: --developer command:CMD is required (unless --resume)"
+                    )
+                plan = load_units(args.units) if args.units else UnitPlan((), ())
+                options = pipeline.RunOptions(
+                    workspace=args.workspace,
+                    developer=args.developer,
+                    reviewer=args.reviewer,
+                    repairer=args.repairer,
+                    base=args.base,
+                    target=args.target,
+                    agent_timeout=args.agent_timeout,
+                    harness=args.harness,
+                )
+                store = pipeline.start_run(options, plan, args.units)
+                _progress(
+                    f"bolt run {store.state.id8}: {sum(map(len, plan.batches))} unit(s) "
+                    f"in {len(plan.batches)} batch(es), target {store.state.target}"
+                )
+            state = pipeline.drive(store, args.jobs, _progress)
+    except Timeout:
+        raise LockBusy(
+            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
+        ) from None
+    _emit(args, state)
+    return (
+        0
+        if all(
+            u.status in ("merged", "reviewed") and u.verdict == "READY"
+            for u in state.units.values()
+        )
+        else 1
+    )
+
+
+def _require_repo(workspace: Path) -> None:
+    from aidlc_review.bolt.git import Git
+    from aidlc_review.errors import InvalidInput
+
+    if not workspace.is_dir() or not Git(workspace.resolve()).succeeds("rev-parse", "--git-dir"):
+        raise InvalidInput(f"--workspace {workspace}: not a git repository")
+
+
+def show_status(args: argparse.Namespace) -> int:
+    _emit(args, _store(args.workspace).state)
+    return 0
+
+
+def decide_gate(args: argparse.Namespace) -> int:
+    from filelock import Timeout
+
+    from aidlc_review.bolt import gate
+    from aidlc_review.errors import LockBusy
+
+    _require_repo(args.workspace)
+    lock = _lock(args.workspace)
+    try:
+        with lock:
+            store = _store(args.workspace)
+            if args.approve:
+                remaining = gate.approve(store, args.unit, _progress)
+                for line in remaining:
+                    _progress(f"not merged: {line}")
+            else:
+                gate.request_changes(store, args.unit)
+                _progress(
+                    f"reopened {args.unit or 'the stage'}; "
+                    "run 'bolt run --resume' to review it again"
+                )
+                remaining = []
+    except Timeout:
+        raise LockBusy(
+            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
+        ) from None
+    _emit(args, store.state)
+    return 0 if not remaining else 1

@@ -1,0 +1,54 @@
+"""``aidlc-review plan --scope S --mode M``: the resolved execution plan of one scope."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from aidlc_review.cli.options import add_harness, add_json
+
+MODES = ("gated", "autonomous")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "plan", help="show the stages, budgets and gates of a scope in a construction mode"
+    )
+    parser.add_argument("--scope", required=True, metavar="NAME", help="scope name, e.g. feature")
+    parser.add_argument("--mode", required=True, choices=MODES, help="construction mode")
+    add_harness(parser)
+    add_json(parser)
+    parser.set_defaults(handler=run)
+
+
+def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are imported lazily
+    """(graph, {scope: review_cap}) of the harness the command names."""
+    from aidlc_review.build import load_valid
+    from aidlc_review.layout import HarnessLayout
+    from aidlc_review.plans import known_scopes
+
+    harness, graph, _ = load_valid(HarnessLayout.at(args.harness), strict=args.strict)
+    return graph, known_scopes(graph, harness.scopes)
+
+
+def check_scope(name: str, caps: dict) -> None:
+    from aidlc_review.breadcrumbs import did_you_mean
+    from aidlc_review.errors import InvalidInput
+
+    if name not in caps:
+        raise InvalidInput(
+            f"unknown scope {name!r}"
+            + did_you_mean(name, caps)
+            + f"; known scopes: {', '.join(caps)}"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    from aidlc_review.fsio import dump_json
+    from aidlc_review.plans import render_plan, resolve_plan
+
+    graph, caps = load_plans(args)
+    check_scope(args.scope, caps)
+    plan = resolve_plan(graph, args.scope, args.mode, caps[args.scope])
+    sys.stdout.write(dump_json(plan.to_json()) if args.json else render_plan(plan))
+    return 0

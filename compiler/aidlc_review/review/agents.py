@@ -1,0 +1,109 @@
+"""Agent adapters: how a reviewer or a repairer is reached.
+
+``builtin`` needs no model (the reviewer that turns sensor results into the
+verdict); ``command:CMD`` runs an external agent CLI without a shell from the
+workspace, brief on stdin, killed with its whole process group after the
+timeout; ``none`` (repairer only) means nobody repairs. Host-driven agents do
+not pass through here: ``review start`` / ``review submit`` stand in for them.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+
+BUILTIN = "builtin"
+NONE = "none"
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    kind: str  # builtin | none | command
+    argv: tuple[str, ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.kind
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    exit_code: int | None
+    stdout: bytes
+    timed_out: bool
+    error: str | None = None  # the agent could not be started
+
+    @property
+    def failure(self) -> str | None:
+        """Why the run does not count as done, in words safe to record (no agent output)."""
+        if self.error:
+            return self.error
+        if self.timed_out:
+            return "no answer before the agent timeout"
+        if self.exit_code != 0:
+            return f"agent exited with status {self.exit_code}"
+        return None
+
+
+def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
+    if text in allowed:
+        return AgentSpec(text, text=text)
+    if text.startswith("command:"):
+        try:
+            argv = shlex.split(text[len("command:"):])
+        except ValueError as exc:
+            raise InvalidInput(f"{option} {text!r}: cannot split the command: {exc}") from None
+        if not argv:
+            raise InvalidInput(f"{option} {text!r}: the command is empty")
+        return AgentSpec("command", tuple(argv), text)
+    choices = " | ".join([*allowed, "command:CMD"])
+    raise InvalidInput(f"{option} {text!r}: must be {choices}")
+
+
+def run_command_agent(
+    spec: AgentSpec, *, cwd: Path, brief: str, env: dict[str, str], timeout: float
+) -> AgentRun:
+    """Run one command agent to completion or its timeout; never raises for the agent's faults.
+
+    The agent's stderr is passed through as progress; only stdout (the answer) is read.
+    """
+    full_env = {**os.environ, **env}
+    try:
+        process = subprocess.Popen(
+            list(spec.argv), cwd=cwd, env=full_env, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=None, start_new_session=True,
+        )
+    except OSError as exc:
+        return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
+    try:
+        stdout, _ = process.communicate(brief.encode(), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        process.communicate()
+        return AgentRun(None, b"", True)
+    finally:
+        if process.poll() is None:
+            _kill_group(process)
+            process.wait()
+    return AgentRun(process.returncode, stdout, False)
+
+
+def agent_env(role: str, *, unit: str | None, workspace: Path, record: Path, brief: Path,
+              number: int) -> dict[str, str]:
+    return {
+        "AIDLC_UNIT": unit or "", "AIDLC_WORKSPACE": str(workspace), "AIDLC_RECORD": str(record),
+        "AIDLC_BRIEF": str(brief), "AIDLC_ROLE": role, "AIDLC_PASS": str(number),
+    }
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

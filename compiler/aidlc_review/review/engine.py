@@ -1,0 +1,170 @@
+"""One review pass: freeze, sensors, the reviewer's answer, the ledger merge, the verdict.
+
+Split in two halves so the host-driven verbs can stop between them: ``gather``
+(freeze + sensors) and ``conclude`` (answer -> findings -> pass -> document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.review.answer import AnswerCheck
+from aidlc_review.review.freeze import Frozen, digest_of, freeze_unit, snapshot_source
+from aidlc_review.review.ledger import Observation, known_category, merge
+from aidlc_review.review.models import (
+    Check,
+    FindingsDocument,
+    Pass,
+    ReviewerAnswer,
+    ReviewerRecord,
+)
+from aidlc_review.review.receipt import issue_receipt
+from aidlc_review.review.report import tool_label
+from aidlc_review.review.unit import UnitContext
+from aidlc_review.review.verdict import NOT_READY, READY, decide
+from aidlc_review.sensors.results import CheckFinding, CheckResult
+from aidlc_review.source_manifest import SourceManifest, read_source_manifest
+
+Progress = Callable[[str], None]
+UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
+_CATEGORY = {"code-style": "maintainability", "style": "maintainability", "lint": "maintainability",
+             "testing": "tests", "coverage": "tests", "types": "correctness",
+             "type-safety": "correctness", "typing": "correctness", "secrets": "security"}
+_ADVICE = {
+    "formatter": "Run the workspace's formatter on the file and keep the result.",
+    "secret-scan": "Remove the secret from the source, rotate it, and load it from the "
+                   "environment or a secret store; allowlist only values that are not secrets.",
+    "coverage": "Add tests that exercise the uncovered lines, including the failure paths.",
+    "linter": "Fix the code the linter points at (or configure the rule deliberately).",
+    "type-check": "Fix the type error the checker reports.",
+    "findings-schema": "Re-run the review so the runtime rewrites the findings document.",
+}
+
+
+@dataclass(frozen=True)
+class Gathered:
+    manifest: SourceManifest
+    frozen: Frozen
+    results: list[CheckResult]
+
+
+def new_document(unit: str | None) -> FindingsDocument:
+    return FindingsDocument(unit=unit, attempt=1, verdict=NOT_READY, passes=[], checks=[])
+
+
+def read_manifest(ctx: UnitContext) -> SourceManifest:
+    paths = ctx.paths
+    manifest = read_source_manifest(paths.manifest, paths.workspace)
+    if manifest.unit != paths.unit:
+        raise_mismatch(ctx, manifest.unit)
+    return manifest
+
+
+def raise_mismatch(ctx: UnitContext, unit: str | None) -> None:
+    from aidlc_review.errors import InvalidInput
+
+    wanted = f"--unit {ctx.paths.unit!r}" if ctx.paths.unit else "a stage-level run (no --unit)"
+    raise InvalidInput(f"{ctx.paths.manifest}: $.unit: {unit!r} does not match {wanted}")
+
+
+def ensure_baseline(ctx: UnitContext, attempt: int) -> str:
+    """The stage-entry baseline of this attempt (recorded when its first pass starts)."""
+    import json
+
+    path = ctx.paths.baseline
+    if path.is_file():
+        data = json.loads(path.read_bytes())
+        if data.get("attempt") == attempt:
+            return digest_of(data["files"])
+    excluded = [ctx.paths.display(p) for p in ctx.excluded()]
+    files = snapshot_source(ctx.paths.workspace, ctx.excluded())
+    write_atomic(path, dump_json({"attempt": attempt, "excluded": sorted(excluded), "files": files}))
+    return digest_of(files)
+
+
+def gather(ctx: UnitContext, progress: Progress) -> Gathered:
+    from aidlc_review.sensors import run_sensors
+
+    manifest = read_manifest(ctx)
+    frozen = freeze_unit(manifest, ctx.paths.workspace)
+    progress(f"froze {len(frozen.files)} claimed file(s): {frozen.fingerprint[:19]}")
+    results = run_sensors(ctx.paths.workspace, list(frozen.files), ctx.sensors,
+                          settings=ctx.sensor_settings(), progress=progress)
+    return Gathered(manifest, frozen, results)
+
+
+def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
+    """The built-in reviewer: no model; it states what the sensors found, as a verdict."""
+    blocking = sum(1 for r in results for f in r.findings if f.severity in ("critical", "major"))
+    ran = ", ".join(f"{r.name} {r.status}" for r in results) or "no sensors"
+    summary = (f"Built-in review (no model): {ran}. "
+               f"{blocking} blocking sensor finding(s).")
+    return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
+
+
+def observations(results: list[CheckResult], answer: AnswerCheck) -> list[Observation]:
+    seen = [_sensor_observation(r, f) for r in results for f in r.findings]
+    if answer.answer is None:
+        seen.append(Observation(
+            "major", "correctness", "", None, f"reviewer unavailable: {answer.reason}",
+            "The reviewer's answer was missing or rejected, so the claimed source was not "
+            "reviewed by it.", "Run the review again with a working reviewer.", "runtime",
+            UNAVAILABLE_PRINT, check=None, rule="reviewer-unavailable"))
+        return seen
+    from aidlc_review.review.ledger import reviewer_fingerprint
+
+    for f in answer.answer.findings:
+        seen.append(Observation(
+            f.severity, f.category, f.path, f.location, f.finding, f.evidence, f.recommendation,
+            "reviewer", reviewer_fingerprint(f.path, f.category, f.finding)))
+    return seen
+
+
+def conclude(
+    ctx: UnitContext, doc: FindingsDocument, gathered: Gathered, reviewer: ReviewerRecord,
+    answer: AnswerCheck, baseline_digest: str,
+) -> FindingsDocument:
+    """The document after this pass, with a receipt bound to the bytes that were frozen."""
+    attempt = doc.attempt
+    number = len(doc.attempt_passes()) + 1
+    history = doc.passes[-1].findings if doc.passes else []
+    findings = merge(history, observations(gathered.results, answer), attempt, number)
+    checks = [to_check(r) for r in gathered.results]
+    item = Pass(attempt=attempt, number=number, verdict=decide(findings),
+                source_fingerprint=gathered.frozen.fingerprint, reviewer=reviewer,
+                findings=findings, checks=checks)
+    passes = [*doc.passes, item]
+    receipt = issue_receipt(
+        unit=doc.unit, manifest=ctx.paths.display(ctx.paths.manifest), frozen=gathered.frozen,
+        passes=passes, checks=checks, baseline_digest=baseline_digest)
+    return doc.model_copy(update={"passes": passes, "verdict": item.verdict, "checks": checks,
+                                  "receipt": receipt})
+
+
+def reviewer_record(agent: str, answer: AnswerCheck) -> ReviewerRecord:
+    if answer.answer is None:
+        return ReviewerRecord(agent=agent, status="unavailable", reason=answer.reason)
+    return ReviewerRecord(agent=agent, status="answered", summary=answer.answer.summary,
+                          verdict=answer.answer.verdict)
+
+
+def to_check(result: CheckResult) -> Check:
+    return Check(name=result.name, status=result.status, reason=result.reason,
+                 command=result.command, tool=result.tool, tool_version=result.tool_version,
+                 findings=len(result.findings))
+
+
+def _sensor_observation(result: CheckResult, finding: CheckFinding) -> Observation:
+    named = tool_label(result.tool, result.tool_version)
+    tool = f" ({named})" if named else ""
+    evidence = f"{result.name}{tool} reported {finding.rule or 'this'}"
+    if finding.line:
+        evidence += f" at line {finding.line}"
+    category = _CATEGORY.get(finding.category, finding.category)
+    return Observation(
+        finding.severity, known_category(category), finding.path,
+        str(finding.line) if finding.line else None, finding.message, evidence + ".",
+        _ADVICE.get(result.name, "Fix what the check reports."), "sensor", finding.fingerprint,
+        check=result.name, rule=finding.rule)

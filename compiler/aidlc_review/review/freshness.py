@@ -1,0 +1,84 @@
+"""Is a receipt still about the bytes on disk? Every reason it is not, path first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.fsio import sha256_bytes, sha256_file
+from aidlc_review.review.freeze import snapshot_source
+from aidlc_review.review.models import Receipt
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.source_manifest import claimed_files, read_source_manifest
+
+
+def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:
+    """``[]`` when fresh; otherwise one ``path: what changed`` line per problem, sorted."""
+    if receipt is None:
+        return [f"{paths.display(paths.findings)}: no receipt; run `aidlc-review review run` first"]
+    reasons = _manifest_reasons(paths, receipt)
+    reasons += _claimed_reasons(paths, receipt)
+    reasons += _unclaimed_reasons(paths, receipt)
+    return sorted(set(reasons))
+
+
+def _manifest_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
+    shown = paths.display(paths.manifest)
+    if not paths.manifest.is_file():
+        return [f"{shown}: source manifest deleted since the receipt"]
+    if sha256_bytes(paths.manifest.read_bytes()) != receipt.manifest_digest:
+        return [f"{shown}: source manifest changed since the receipt"]
+    return []
+
+
+def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
+    reasons = []
+    for rel, digest in receipt.files.items():
+        target = paths.workspace / rel
+        if not target.is_file():
+            reasons.append(f"{rel}: claimed file deleted since the receipt")
+        elif sha256_file(target) != digest:
+            reasons.append(f"{rel}: claimed file changed since the receipt")
+    for rel in _current_claims(paths) - set(receipt.files):
+        reasons.append(f"{rel}: newly claimed since the receipt")
+    return reasons
+
+
+def _current_claims(paths: RecordPaths) -> set[str]:
+    try:
+        return set(claimed_files(read_source_manifest(paths.manifest, paths.workspace),
+                                 paths.workspace))
+    except InvalidInput:
+        return set()  # the manifest's own change is reported by _manifest_reasons
+
+
+def _unclaimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
+    if not paths.baseline.is_file():
+        return [f"{paths.display(paths.baseline)}: stage-entry baseline missing"]
+    baseline = json.loads(paths.baseline.read_bytes())
+    excluded = [paths.workspace / p for p in baseline.get("excluded", [])]
+    excluded.append(paths.record)
+    before: dict[str, str] = baseline["files"]
+    now = snapshot_source(paths.workspace, excluded)
+    claimed = set(receipt.files) | _claims_of_every_unit(paths)
+    reasons = []
+    for rel in sorted((set(before) | set(now)) - claimed):
+        if rel not in now:
+            reasons.append(f"{rel}: unclaimed source deleted since the stage-entry baseline")
+        elif rel not in before:
+            reasons.append(f"{rel}: unclaimed source added since the stage-entry baseline")
+        elif before[rel] != now[rel]:
+            reasons.append(f"{rel}: unclaimed source changed since the stage-entry baseline")
+    return reasons
+
+
+def _claims_of_every_unit(paths: RecordPaths) -> set[str]:
+    claimed: set[str] = set()
+    for manifest in paths.all_manifests():
+        try:
+            claimed.update(claimed_files(read_source_manifest(manifest, paths.workspace),
+                                         paths.workspace))
+        except InvalidInput:
+            continue
+    return claimed

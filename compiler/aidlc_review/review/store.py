@@ -1,0 +1,54 @@
+"""Reading and writing the stage's artifacts, atomically and validated both ways."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.review.models import FindingsDocument, Receipt
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.report import render_report
+
+
+def load_document(path: Path) -> FindingsDocument | None:
+    """The findings document on disk, or None when there is none yet."""
+    if not path.is_file():
+        return None
+    try:
+        return FindingsDocument.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+        raise InvalidInput(f"{path}: {where}: {error['msg']}") from None
+
+
+def document_json(doc: FindingsDocument) -> str:
+    return dump_json(doc.model_dump(mode="json", by_alias=True, exclude_none=False))
+
+
+def save_document(paths: RecordPaths, doc: FindingsDocument) -> None:
+    """Render both artifacts first, then write each atomically (findings first)."""
+    findings, report = document_json(doc), render_report(doc)
+    write_atomic(paths.findings, findings)
+    write_atomic(paths.report, report)
+    if doc.receipt is None:
+        paths.receipt.unlink(missing_ok=True)
+    else:
+        write_atomic(paths.receipt, receipt_json(doc.receipt))
+
+
+def receipt_json(receipt: Receipt) -> str:
+    return dump_json(receipt.model_dump(mode="json", by_alias=True))
+
+
+def load_receipt(paths: RecordPaths) -> Receipt | None:
+    if not paths.receipt.is_file():
+        return None
+    try:
+        return Receipt.model_validate(json.loads(paths.receipt.read_bytes()))
+    except (ValueError, ValidationError):
+        raise InvalidInput(f"{paths.receipt}: not a valid receipt; run `review run` again") from None

@@ -1,0 +1,111 @@
+"""Everything one review run needs to know about its unit, loaded once up front."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.definitions.sensor import SensorManifest
+from aidlc_review.definitions.stage import CONSTRUCTION_MODES, Stage
+from aidlc_review.errors import InvalidInput
+from aidlc_review.frontmatter import FrontmatterError, read_document
+from aidlc_review.layout import HarnessLayout
+from aidlc_review.review.paths import STAGE, RecordPaths
+
+MAX_UPSTREAM = 200
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class UnitContext:
+    paths: RecordPaths
+    harness: Path
+    stage: Stage
+    sensors: list[SensorManifest]
+    mode: str
+    budget: int
+
+    @classmethod
+    def load(cls, paths: RecordPaths, harness: Path | None, mode: str) -> UnitContext:
+        from aidlc_review.build import load_valid
+
+        if mode not in CONSTRUCTION_MODES:
+            raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
+        layout = HarnessLayout.at(harness)
+        loaded, graph, _ = load_valid(layout)
+        if STAGE not in graph:
+            raise InvalidInput(f"{layout.root}: the harness has no {STAGE} stage")
+        stage = graph.stage(STAGE)
+        by_id = {m.id: m for m in loaded.sensors}
+        sensors = [by_id[s] for s in stage.sensors if s in by_id]
+        budget = stage.passes_for(mode) or 1
+        return cls(paths, layout.root, stage, sensors, mode, budget)
+
+    def persona(self) -> tuple[str, str]:
+        """The lead agent's definition body and where it came from."""
+        path = self.harness / "agents" / f"{self.stage.lead_agent}.md"
+        shown = f"agents/{self.stage.lead_agent}.md"
+        try:
+            return read_document(path, shown).body.strip(), shown
+        except (OSError, FrontmatterError):
+            return f"(no agent definition found at {shown})", shown
+
+    def knowledge(self) -> list[Knowledge]:
+        folder = self.harness / "knowledge" / self.stage.lead_agent
+        if not folder.is_dir():
+            return []
+        return [Knowledge(p.relative_to(self.harness).as_posix(), p.read_text(encoding="utf-8").strip())
+                for p in sorted(folder.glob("*.md")) if p.is_file()]
+
+    def upstream(self) -> list[str]:
+        """Record artifacts the reviewer may read: this unit's construction record and inception."""
+        paths = self.paths
+        found: list[Path] = []
+        if paths.unit_dir().is_dir():
+            found += [p for p in paths.unit_dir().rglob("*")
+                      if p.is_file() and not p.is_relative_to(paths.stage_dir)]
+        inception = paths.record / "inception"
+        if inception.is_dir():
+            found += [p for p in inception.rglob("*") if p.is_file()]
+        return sorted(paths.display(p) for p in found)[:MAX_UPSTREAM]
+
+    def sensor_settings(self) -> dict[str, Any]:
+        """Per-run sensor settings from the workspace's ``[tool.aidlc-review]`` table.
+
+        ``test-command``, ``coverage-threshold`` and ``base-revision``; a
+        ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit.
+        """
+        settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
+        table = _workspace_table(self.paths.workspace)
+        merged = {**table, **table.get("units", {}).get(self.paths.unit or "", {})}
+        for key, name in (("test-command", "coverage_command"),
+                          ("coverage-threshold", "coverage_threshold"),
+                          ("base-revision", "base_revision")):
+            if key in merged:
+                settings[name] = merged[key]
+        return settings
+
+    def excluded(self) -> list[Path]:
+        """What is never application source: the record dir and the harness."""
+        return [self.paths.record, self.harness]
+
+
+def _workspace_table(workspace: Path) -> dict[str, Any]:
+    pyproject = workspace / "pyproject.toml"
+    if not pyproject.is_file():
+        return {}
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("aidlc-review", {})
+    if not isinstance(table, dict):
+        raise InvalidInput(f"{pyproject}: tool.aidlc-review: must be a table")
+    return table

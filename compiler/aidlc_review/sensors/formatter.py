@@ -1,0 +1,112 @@
+"""formatter: the workspace's configured formatter, check-only, one finding per unformatted file.
+
+ruff format and black are both run with ``--check``, which never writes; the
+tool's own cache is pointed at our scratch directory so the workspace stays untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from aidlc_review.sensors.context import (
+    SensorContext,
+    SensorError,
+    nothing_to_check,
+    run_file_local,
+    select_tool,
+)
+from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
+from aidlc_review.sensors.tools import last_line, shown_command
+
+CONFIG_FILES = ["pyproject.toml", "ruff.toml", ".ruff.toml"]
+_BLACK_WOULD = re.compile(r"^would reformat (.+)$", re.MULTILINE)
+_RUFF_WOULD = re.compile(r"^Would reformat: (.+)$", re.MULTILINE)
+
+
+def run(ctx: SensorContext) -> CheckResult:
+    if not ctx.files:
+        return nothing_to_check(ctx)
+    tool = select_tool(ctx)
+    argv = tool.argv()
+    env = {"RUFF_CACHE_DIR": str(ctx.scratch / "ruff"), "BLACK_CACHE_DIR": str(ctx.scratch / "black")}
+
+    def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
+        run = ctx.run([*argv, "--", *batch], env)
+        parse = _parse_black if tool.spec.tool == "black" else _parse_ruff
+        return parse(ctx, run.returncode or 0, run.stdout, run.stderr, batch)
+
+    findings = run_file_local(ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool,
+                              CONFIG_FILES, check)
+    return judged(ctx.name, findings, shown_command(argv, ctx.files),
+                  tool=tool.spec.tool, tool_version=tool.version)
+
+
+def _unformatted(ctx: SensorContext, path: str) -> CheckFinding:
+    return ctx.finding(path, None, "file is not formatted as the workspace's formatter requires",
+                       f"{ctx.name}/unformatted", "unformatted")
+
+
+def _parse_ruff(ctx: SensorContext, code: int, out: str, err: str,
+                batch: list[str]) -> dict[str, list[CheckFinding]]:
+    if code not in (0, 1, 2):
+        raise SensorError(f"ruff format exited {code}: {last_line(err or out)}")
+    relative = _relativiser(ctx)
+    found: dict[str, list[CheckFinding]] = {}
+    if out.lstrip().startswith("["):
+        try:
+            items = json.loads(out)
+        except json.JSONDecodeError as exc:
+            raise SensorError(f"unreadable ruff format output: {exc}") from None
+        for item in items:
+            path = relative(item.get("filename", ""))
+            if item.get("code") == "unformatted":
+                found.setdefault(path, []).append(_unformatted(ctx, path))
+            else:
+                line = (item.get("location") or {}).get("row")
+                message = f"cannot be formatted: {item.get('message', 'parse error')}"
+                found.setdefault(path, []).append(
+                    ctx.finding(path, line, message, f"{ctx.name}/unparseable", "unparseable", "major"))
+    else:
+        for name in _RUFF_WOULD.findall(out):
+            path = relative(name.strip())
+            found.setdefault(path, []).append(_unformatted(ctx, path))
+    if code == 2 and not found:
+        raise SensorError(f"ruff format failed: {last_line(err or out)}")
+    if code == 1 and not found:
+        raise SensorError("ruff format reported unformatted files but named none")
+    return _known(found, batch)
+
+
+def _parse_black(ctx: SensorContext, code: int, out: str, err: str,
+                 batch: list[str]) -> dict[str, list[CheckFinding]]:
+    if code not in (0, 1, 123):
+        raise SensorError(f"black exited {code}: {last_line(err or out)}")
+    relative = _relativiser(ctx)
+    found: dict[str, list[CheckFinding]] = {}
+    for name in _BLACK_WOULD.findall(err):
+        path = relative(name.strip())
+        found.setdefault(path, []).append(_unformatted(ctx, path))
+    for match in re.finditer(r"^error: cannot format (.+?): (.*)$", err, re.MULTILINE):
+        path = relative(match.group(1))
+        found.setdefault(path, []).append(ctx.finding(
+            path, None, f"cannot be formatted: {match.group(2)}", f"{ctx.name}/unparseable",
+            "unparseable", "major"))
+    if code != 0 and not found:
+        raise SensorError(f"black exited {code}: {last_line(err or out)}")
+    return _known(found, batch)
+
+
+def _relativiser(ctx: SensorContext) -> Callable[[str], str]:
+    root = str(ctx.workspace.resolve()) + "/"
+    alt = str(ctx.workspace) + "/"
+    return lambda name: name.removeprefix(root).removeprefix(alt)
+
+
+def _known(found: dict[str, list[CheckFinding]], batch: list[str]) -> dict[str, list[CheckFinding]]:
+    """Refuse output naming files we never passed: it means we misread the tool."""
+    strangers = sorted(set(found) - set(batch))
+    if strangers:
+        raise SensorError(f"formatter output names a file that was not checked: {strangers[0]}")
+    return found

@@ -1,0 +1,113 @@
+"""type-check: mypy on the claimed files; only errors located in claimed files become findings.
+
+Whole-program, so not cached per file: an edit to one module can change the
+errors reported in another. mypy's own incremental cache (kept in our scratch
+directory, never the workspace) makes re-runs cheap instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check, select_tool
+from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
+from aidlc_review.sensors.tools import last_line, shown_command
+
+_TEXT_LINE = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>-?\d+)(?::\d+)?: (?P<severity>error|note|warning): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
+_JSON_FLAGS = ("--output", "json", "-O")
+
+
+def run(ctx: SensorContext) -> CheckResult:
+    if not ctx.files:
+        return nothing_to_check(ctx)
+    tool = select_tool(ctx)
+    argv = [*tool.argv(), "--cache-dir", str(ctx.scratch / "mypy-cache")]
+    ctx.checked = len(ctx.files)
+    run = ctx.run([*argv, "--", *ctx.files])
+    items = None
+    if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
+        argv = _without_json(argv)  # an older mypy: read its classic text lines instead
+        run = ctx.run([*argv, "--", *ctx.files])
+        items = _parse_text(run.stdout)
+    elif "--output" in argv:
+        items = _parse_json(run.stdout)
+    else:
+        items = _parse_text(run.stdout)
+    if run.returncode not in (0, 1, 2):
+        raise SensorError(f"mypy exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
+    if run.returncode == 2 and not any(i.get("code") == "syntax" for i in items):
+        first = items[0]["message"] if items else last_line(run.stderr or run.stdout)
+        raise SensorError(f"mypy stopped: {first}")
+    if run.returncode == 1 and not items:
+        raise SensorError(f"mypy reported errors it did not list: {last_line(run.stdout)}")
+    findings = _findings(ctx, items)
+    return judged(ctx.name, findings, shown_command(tool.argv(), ctx.files),
+                  tool=tool.spec.tool, tool_version=tool.version)
+
+
+def _without_json(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--output", "-O"):
+            skip = True
+            continue
+        out.append(arg)
+    return out
+
+
+def _parse_json(out: str) -> list[dict[str, Any]]:
+    items = []
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            raise SensorError(f"unreadable mypy output (expected JSON lines): {line[:200]}") from None
+        if not isinstance(item, dict) or "file" not in item or "message" not in item:
+            raise SensorError(f"unreadable mypy output: {line[:200]}")
+        items.append(item)
+    return items
+
+
+def _parse_text(out: str) -> list[dict[str, Any]]:
+    """mypy's classic lines; a note right after an error on the same line is that error's hint."""
+    items: list[dict[str, Any]] = []
+    for line in out.splitlines():
+        match = _TEXT_LINE.match(line)
+        if not match:
+            continue
+        item = {"file": match["file"], "line": int(match["line"]), "severity": match["severity"],
+                "message": match["message"], "code": match["code"]}
+        previous = items[-1] if items else None
+        if (item["severity"] == "note" and previous and previous["severity"] == "error"
+                and (previous["file"], previous["line"]) == (item["file"], item["line"])):
+            continue
+        items.append(item)
+    return items
+
+
+def _findings(ctx: SensorContext, items: list[dict[str, Any]]) -> list[CheckFinding]:
+    claimed = set(ctx.files)
+    root = str(ctx.workspace) + "/"
+    findings = []
+    for item in items:
+        path = str(item["file"]).removeprefix(root)
+        if path not in claimed:
+            continue
+        code = item.get("code") or None
+        severity = str(item.get("severity", "error"))
+        key = code if code in ctx.runner.severity else severity
+        line = item.get("line") if isinstance(item.get("line"), int) and item["line"] > 0 else None
+        findings.append(ctx.finding(path, line, str(item["message"]), code, key,
+                                    "minor" if severity == "note" else "major"))
+    return findings

@@ -1,0 +1,95 @@
+"""Small real workspaces for review tests: files, a ruff-configured pyproject, a manifest, git.
+
+Scripted agents are small Python programs written next to the workspace and run
+as ``command:`` agents, exactly as a real agent CLI would be.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+UNIT = "u1-orders"
+PYPROJECT = """\
+[project]
+name = "orders"
+version = "0.1.0"
+
+[tool.ruff]
+line-length = 100
+
+[tool.ruff.lint]
+select = ["E", "F", "W"]
+"""
+CLEAN = '"""Order totals."""\n\n\ndef total(prices: list[int]) -> int:\n    return sum(prices)\n'
+UNFORMATTED = 'def shout(text: str) -> str:\n    return text.upper( )+"!"\n'
+LINT_ERROR = 'import os\n\n\ndef answer() -> int:\n    return 42\n'
+# Built at run time so no secret-looking literal sits in the test sources themselves.
+FAKE_KEY = "AKIA" + "ZQ3TESTFAKE7KEY9"
+LEAKY = f'"""Settings."""\n\nAWS_ACCESS_KEY_ID = "{FAKE_KEY}"\n'
+
+
+def make_workspace(root: Path, files: dict[str, str], claims: list[str] | None = None,
+                   unit: str | None = UNIT) -> Path:
+    """Write a workspace with the given source files, claimed by the unit's manifest, committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    for rel, text in files.items():
+        write(root / rel, text)
+    write_manifest(root, claims if claims is not None else sorted(files), unit)
+    construction = root / "aidlc-docs" / "construction" / (unit or "")
+    write(construction / "code-generation" / "code-summary.md", "# Code summary\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base")
+    return root
+
+
+def manifest_path(root: Path, unit: str | None = UNIT) -> Path:
+    base = root / "aidlc-docs" / "construction"
+    return (base / unit if unit else base) / "code-generation" / "source-manifest.json"
+
+
+def write_manifest(root: Path, claims: list[str], unit: str | None = UNIT) -> None:
+    data: dict[str, object] = {"stage": "code-generation", "version": 1,
+                               "writes": [{"path": p} for p in claims]}
+    if unit:
+        data["unit"] = unit
+    write(manifest_path(root, unit), json.dumps(data, indent=2) + "\n")
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def script_agent(path: Path, body: str) -> str:
+    """Write a Python agent script; return its ``command:`` spec."""
+    write(path, textwrap.dedent(body))
+    return f"command:{sys.executable} {path}"
+
+
+def findings_doc(root: Path, unit: str | None = UNIT) -> dict:
+    base = root / "aidlc-docs" / "construction"
+    folder = (base / unit if unit else base) / "code-review"
+    return json.loads((folder / "code-review-findings.json").read_text())
+
+
+def report_text(root: Path, unit: str | None = UNIT) -> str:
+    base = root / "aidlc-docs" / "construction"
+    folder = (base / unit if unit else base) / "code-review"
+    return (folder / "code-review.md").read_text()
+
+
+def review_args(root: Path, *extra: str, unit: str | None = UNIT) -> list[str]:
+    args = ["review", "run", "--workspace", str(root)]
+    if unit:
+        args += ["--unit", unit]
+    return [*args, *extra]

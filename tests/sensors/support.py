@@ -1,0 +1,68 @@
+"""Small workspaces and one-line sensor runs for the sensor specs."""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.definitions.sensor import SensorManifest
+from aidlc_review.sensors import CheckResult, run_sensors
+from aidlc_review.sensors.manifests import load_sensor_manifests
+
+RUFF_CONFIG = "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ['E', 'F']\n"
+UNFORMATTED = "x=1\n"
+FORMATTED = "x = 1\n"
+
+
+def project_manifest(sensor: str, **update: Any) -> SensorManifest:
+    """This project's own ``sensors/aidlc-<id>.md``, optionally with fields (or runner fields) replaced."""
+    found = {m.id: m for m in load_sensor_manifests(None)}[sensor]
+    runner_update = update.pop("runner", None)
+    if runner_update:
+        assert found.runner is not None
+        update["runner"] = found.runner.model_copy(update=runner_update)
+    return found.model_copy(update=update)
+
+
+def make_workspace(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def fake_tool(folder: Path, name: str, script: str) -> Path:
+    """An executable ``name`` in ``folder`` running a Python ``script`` (a tool that hangs or crashes)."""
+    import sys
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\n{script}")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def run_one(workspace: Path, files: list[str], manifest: SensorManifest | str,
+            settings: dict[str, Any] | None = None, cache_dir: Path | None = None,
+            progress: Callable[[str], None] | None = None) -> CheckResult:
+    chosen = project_manifest(manifest) if isinstance(manifest, str) else manifest
+    [result] = run_sensors(workspace, files, [chosen], settings=settings, cache_dir=cache_dir,
+                           progress=progress)
+    return result
+
+
+def located(result: CheckResult) -> list[tuple[str, int | None, str | None, str]]:
+    return [(f.path, f.line, f.rule, f.severity) for f in result.findings]
+
+
+def tree_bytes(*roots: Path) -> bytes:
+    """Every byte of every file under ``roots``: a secret must not be anywhere in it."""
+    chunks = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                chunks.append(path.read_bytes())
+    return b"\n".join(chunks)
