@@ -61,10 +61,15 @@ def read_source_manifest(path: Path, workspace: Path) -> SourceManifest:
     return parse_source_manifest(raw, path, workspace)
 
 
-def manifest_for_paths(paths: list[str], workspace: Path, unit: str | None = None) -> SourceManifest:
+def manifest_for_paths(
+    paths: list[str], workspace: Path, unit: str | None = None
+) -> SourceManifest:
     """An in-memory manifest claiming ``paths``, checked exactly like one read from disk."""
-    data: dict[str, object] = {"stage": MANIFEST_STAGE, "version": MANIFEST_VERSION,
-                               "writes": [{"path": p} for p in paths]}
+    data: dict[str, object] = {
+        "stage": MANIFEST_STAGE,
+        "version": MANIFEST_VERSION,
+        "writes": [{"path": p} for p in paths],
+    }
     if unit is not None:
         data["unit"] = unit
     return parse_source_manifest(json.dumps(data).encode(), Path("<command line>"), workspace)
@@ -89,7 +94,9 @@ def _checked(path: Path, raw: bytes, data: Any, workspace: Path) -> SourceManife
     if type(version) is not int or version != MANIFEST_VERSION:
         raise _Refusal("$.version", f"must be {MANIFEST_VERSION}, got {json.dumps(version)}")
     if data.get("stage") != MANIFEST_STAGE:
-        raise _Refusal("$.stage", f"must be {MANIFEST_STAGE!r}, got {json.dumps(data.get('stage'))}")
+        raise _Refusal(
+            "$.stage", f"must be {MANIFEST_STAGE!r}, got {json.dumps(data.get('stage'))}"
+        )
     unit = data.get("unit")
     if unit is not None and (not isinstance(unit, str) or not unit.strip()):
         raise _Refusal("$.unit", f"must be a non-empty string when present, got {json.dumps(unit)}")
@@ -118,16 +125,17 @@ def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Cla
     if repo is not None:
         if in_worktree:
             raise _Refusal(f"{where}.repo", "repo claims are not allowed inside a git worktree")
-        _check_relative(repo, f"{where}.repo")
-    text = entry.get("path")
-    _check_relative(text, f"{where}.path")
+        repo = _check_relative(repo, f"{where}.repo")
+    text = _check_relative(entry.get("path"), f"{where}.path")
     claim = Claim(text, repo, text.endswith("/"))
     target = root / claim.relative
     resolved = target.resolve()
     if not resolved.is_relative_to(root):
         raise _Refusal(f"{where}.path", f"{claim.relative!r} resolves outside the workspace")
     if claim.is_dir and not resolved.is_dir():
-        raise _Refusal(f"{where}.path", f"{claim.relative + '/'!r} is not a directory in the workspace")
+        raise _Refusal(
+            f"{where}.path", f"{claim.relative + '/'!r} is not a directory in the workspace"
+        )
     if not claim.is_dir:
         if resolved.is_dir():
             raise _Refusal(f"{where}.path", f"{text!r} is a directory; claim it as {text + '/'!r}")
@@ -136,7 +144,7 @@ def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Cla
     return claim
 
 
-def _check_relative(value: Any, where: str) -> None:
+def _check_relative(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip("/"):
         raise _Refusal(where, f"must be a non-empty relative path, got {json.dumps(value)}")
     if value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":"):
@@ -146,17 +154,25 @@ def _check_relative(value: Any, where: str) -> None:
         raise _Refusal(where, f"must not contain '..', got {value!r}")
     if "" in parts or "." in parts:
         raise _Refusal(where, f"must be a normalised path (no '//' or './'), got {value!r}")
+    return value
 
 
 def _refuse_unknown(data: dict[str, Any], allowed: frozenset[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise _Refusal(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+        raise _Refusal(
+            f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+        )
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            type(None): "null"}.get(type(value), "a number")
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+    }.get(type(value), "a number")
 
 
 def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:
@@ -180,7 +196,9 @@ def _walk(root: Path, relative: str) -> list[str]:
     top = root / relative
     _inside(root, relative)
     for folder, dirs, names in os.walk(top, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not (Path(folder) / d).is_symlink())
+        dirs[:] = sorted(
+            d for d in dirs if d not in SKIPPED_DIRS and not (Path(folder) / d).is_symlink()
+        )
         for name in names:
             path = Path(folder) / name
             rel = path.relative_to(root).as_posix()

@@ -1,11 +1,13 @@
 """A scripted command agent for the Bolt tests: developer, reviewer and repairer in one.
 
-Usage: agent.py CONFIG.json. The config maps unit names to behaviour; every invocation
-appends one JSON line to the config's "log" file, so tests can count and order them.
+Usage: agent.py CONFIG.json. Units write text files (``src/<unit>.txt``) so the review's
+sensors have only the secret scan to run and the tests stay about the pipeline.
+The config maps unit names to behaviour; every invocation appends one JSON line to the
+config's "log" file, so tests can count and order them.
 
 Per unit (all optional): "bug": the developer writes a blocking bug; "fix_on_repair": the
 repairer removes it; "sleep": seconds the developer waits; "extra": an unclaimed file the
-developer also writes; "tamper": the reviewer edits the source after answering READY.
+developer also writes.
 """
 
 import json
@@ -21,7 +23,7 @@ unit = os.environ["AIDLC_UNIT"]
 workspace = Path(os.environ["AIDLC_WORKSPACE"])
 behaviour = config.get("units", {}).get(unit or "(stage)", {})
 brief = sys.stdin.read()
-source = workspace / "src" / f"{unit or 'stage'}.py"
+source = workspace / "src" / f"{unit or 'stage'}.txt"
 
 
 def log(**fields):
@@ -31,13 +33,21 @@ def log(**fields):
 
 
 def target_subjects():
-    out = subprocess.run(["git", "-C", config["repo"], "log", "--format=%s", config["target"]],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "-C", config["repo"], "log", "--format=%s", config["target"]],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return out.splitlines()
 
 
 if role == "developer":
-    log(event="start", workspace=str(workspace), seen=sorted(p.name for p in (workspace / "src").glob("*.py")))
+    log(
+        event="start",
+        workspace=str(workspace),
+        seen=sorted(p.name for p in (workspace / "src").glob("*.txt")),
+    )
     time.sleep(behaviour.get("sleep", 0))
     source.parent.mkdir(parents=True, exist_ok=True)
     body = "BUG = True\n" if behaviour.get("bug") else "VALUE = 1\n"
@@ -59,17 +69,30 @@ elif role == "repairer":
         source.write_text(source.read_text().replace("BUG = True", "VALUE = 2"))
 elif role == "reviewer":
     text = source.read_text()
-    log(event="review", workspace=str(workspace), passno=os.environ.get("AIDLC_PASS"),
-        merged=[s for s in target_subjects() if s.startswith("bolt(")])
+    log(
+        event="review",
+        workspace=str(workspace),
+        passno=os.environ.get("AIDLC_PASS"),
+        merged=[s for s in target_subjects() if s.startswith("bolt(")],
+    )
     rel = f"src/{source.name}"
     if "BUG" in text:
-        answer = {"verdict": "NOT-READY", "summary": "A blocking bug is left in the unit.",
-                  "findings": [{"severity": "major", "category": "correctness", "path": rel,
-                                "location": "2", "finding": "BUG flag is set",
-                                "evidence": "BUG = True", "recommendation": "Remove the flag."}]}
+        answer = {
+            "verdict": "NOT-READY",
+            "summary": "A blocking bug is left in the unit.",
+            "findings": [
+                {
+                    "severity": "major",
+                    "category": "correctness",
+                    "path": rel,
+                    "location": "2",
+                    "finding": "BUG flag is set",
+                    "evidence": "BUG = True",
+                    "recommendation": "Remove the flag.",
+                }
+            ],
+        }
     else:
         answer = {"verdict": "READY", "summary": "Looks right.", "findings": []}
     print(json.dumps(answer))
     sys.stdout.flush()
-    if behaviour.get("tamper"):
-        source.write_text(text + "TAMPERED = True\n")

@@ -12,14 +12,17 @@ import pytest
 
 AGENT = Path(__file__).with_name("agent.py")
 IDENTITY = {
-    "GIT_AUTHOR_NAME": "Bolt Test", "GIT_AUTHOR_EMAIL": "bolt@test.invalid",
-    "GIT_COMMITTER_NAME": "Bolt Test", "GIT_COMMITTER_EMAIL": "bolt@test.invalid",
+    "GIT_AUTHOR_NAME": "Bolt Test",
+    "GIT_AUTHOR_EMAIL": "bolt@test.invalid",
+    "GIT_COMMITTER_NAME": "Bolt Test",
+    "GIT_COMMITTER_EMAIL": "bolt@test.invalid",
 }
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
 
 
 @dataclass
@@ -38,8 +41,11 @@ class Scene:
         return self.tmp / "agent-log.jsonl"
 
     def agents(self, **units: dict) -> str:
-        self.config.write_text(json.dumps({"log": str(self.log), "repo": str(self.repo),
-                                           "target": "main", "units": units}))
+        self.config.write_text(
+            json.dumps(
+                {"log": str(self.log), "repo": str(self.repo), "target": "main", "units": units}
+            )
+        )
         return f"command:{sys.executable} {AGENT} {self.config}"
 
     def units(self, text: str) -> Path:
@@ -55,10 +61,16 @@ class Scene:
 
     def state(self) -> dict:
         root = self.repo / ".git" / "aidlc-bolt"
-        return json.loads((root / (root / "current").read_text().strip() / "state.json").read_text())
+        return json.loads(
+            (root / (root / "current").read_text().strip() / "state.json").read_text()
+        )
 
     def squash_subjects(self) -> list[str]:
-        return [s for s in git(self.repo, "log", "--format=%s", "main").splitlines() if s.startswith("bolt(")]
+        return [
+            s
+            for s in git(self.repo, "log", "--format=%s", "main").splitlines()
+            if s.startswith("bolt(")
+        ]
 
 
 @pytest.fixture

@@ -15,20 +15,27 @@ def write(tmp_path, name, text):
 
 
 def test_units_are_batched_by_dependency_level(tmp_path):
-    path = write(tmp_path, "units.yaml", (
-        "- name: api\n  depends_on: [auth, store]\n"
-        "- name: store\n"
-        "- name: auth\n"
-        "- name: ui\n  depends_on: [api]\n"
-    ))
+    path = write(
+        tmp_path,
+        "units.yaml",
+        (
+            "- name: api\n  depends_on: [auth, store]\n"
+            "- name: store\n"
+            "- name: auth\n"
+            "- name: ui\n  depends_on: [api]\n"
+        ),
+    )
     plan = load_units(path)
     assert plan.batches == (("auth", "store"), ("api",), ("ui",))
     assert plan.unit("api").depends_on == ("auth", "store")
 
 
 def test_a_mapping_with_units_and_json_are_accepted(tmp_path):
-    path = write(tmp_path, "units.json",
-                 '{"units": [{"name": "a", "depends_on": []}, {"name": "b", "depends_on": ["a"]}]}')
+    path = write(
+        tmp_path,
+        "units.json",
+        '{"units": [{"name": "a", "depends_on": []}, {"name": "b", "depends_on": ["a"]}]}',
+    )
     assert load_units(path).batches == (("a",), ("b",))
     tabbed = write(tmp_path, "tabs.json", '[\n\t{"name": "a"}\n]\n')
     assert load_units(tabbed).batches == (("a",),)
@@ -40,12 +47,16 @@ def test_an_empty_file_means_no_units(tmp_path):
 
 
 def test_unknown_names_and_duplicates_are_all_reported_with_lines(tmp_path):
-    path = write(tmp_path, "units.yaml", (
-        "- name: auth\n"
-        "- name: api\n  depends_on: [auht, store]\n"
-        "- name: auth\n"
-        "- name: ui\n  needs: [api]\n"
-    ))
+    path = write(
+        tmp_path,
+        "units.yaml",
+        (
+            "- name: auth\n"
+            "- name: api\n  depends_on: [auht, store]\n"
+            "- name: auth\n"
+            "- name: ui\n  needs: [api]\n"
+        ),
+    )
     with pytest.raises(ValidationFailed) as caught:
         load_units(path)
     assert str(caught.value).splitlines() == [
@@ -57,32 +68,40 @@ def test_unknown_names_and_duplicates_are_all_reported_with_lines(tmp_path):
 
 
 def test_a_cycle_is_refused_and_shown(tmp_path):
-    path = write(tmp_path, "units.yaml", (
-        "- name: a\n  depends_on: [c]\n"
-        "- name: b\n  depends_on: [a]\n"
-        "- name: c\n  depends_on: [b]\n"
-        "- name: d\n"
-    ))
+    path = write(
+        tmp_path,
+        "units.yaml",
+        (
+            "- name: a\n  depends_on: [c]\n"
+            "- name: b\n  depends_on: [a]\n"
+            "- name: c\n  depends_on: [b]\n"
+            "- name: d\n"
+        ),
+    )
     with pytest.raises(ValidationFailed) as caught:
         load_units(path)
     assert str(caught.value) == f"{path}:1: $: dependency cycle: a --> c --> b --> a"
 
 
 def test_bad_names_self_dependencies_and_shapes(tmp_path):
-    path = write(tmp_path, "units.yaml", (
-        "- name: ../x\n"
-        "- name: a\n  depends_on: [a]\n"
-        "- 42\n"
-        "- name: b\n  depends_on: c\n"
-        "- depends_on: [a]\n"
-    ))
+    path = write(
+        tmp_path,
+        "units.yaml",
+        (
+            "- name: ../x\n"
+            "- name: a\n  depends_on: [a]\n"
+            "- 42\n"
+            "- name: b\n  depends_on: c\n"
+            "- depends_on: [a]\n"
+        ),
+    )
     with pytest.raises(ValidationFailed) as caught:
         load_units(path)
     assert str(caught.value).splitlines() == [
         f"{path}:1: $[0].name: must be a name of letters, digits, '.', '_' or '-', got \"../x\"",
         f"{path}:3: $[1].depends_on[0]: a unit cannot depend on itself",
         f"{path}:4: $[2]: must be a mapping with 'name', got 42",
-        f"{path}:6: $[3].depends_on: must be a list of unit names, got \"c\"",
+        f'{path}:6: $[3].depends_on: must be a list of unit names, got "c"',
         f"{path}:7: $[4].name: is required",
     ]
 

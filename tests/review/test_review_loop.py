@@ -19,11 +19,18 @@ from tests.review.workspace import (
     script_agent,
 )
 
-CALC_BUG = "def mean(values: list[float]) -> float:\n    count = len(values)\n    return sum(values) / count\n"
+CALC_BUG = (
+    "def mean(values: list[float]) -> float:\n    count = len(values)\n"
+    "    return sum(values) / count\n"
+)
 CALC_FIXED = (
     "def mean(values: list[float]) -> float:\n    if not values:\n        return 0.0\n"
     "    return sum(values) / len(values)\n"
 )
+SETTINGS_FIXED = (
+    '"""Settings."""\n\nimport os\n\nAWS_ACCESS_KEY_ID = os.environ.get("AWS_ACCESS_KEY_ID", "")\n'
+)
+UTIL_FIXED = 'def shout(text: str) -> str:\n    return text.upper() + "!"\n'
 REVIEWER = """
     import json, os, pathlib
     source = pathlib.Path("src/orders/calc.py").read_text()
@@ -39,16 +46,15 @@ REVIEWER = """
     print(json.dumps({"verdict": "NOT-READY" if findings else "READY",
                       "summary": "Scripted review of calc.py.", "findings": findings}))
 """
-REPAIRER = """
+REPAIRER = f"""
     import os, pathlib, sys
+    sys.stdin.read()
     brief = pathlib.Path(os.environ["AIDLC_BRIEF"]).read_text()
     assert os.environ["AIDLC_ROLE"] == "repairer" and "CR-" in brief
-    pathlib.Path("src/orders/settings.py").write_text(
-        '\"\"\"Settings.\"\"\"\\n\\nimport os\\n\\nAWS_ACCESS_KEY_ID = os.environ.get("AWS_ACCESS_KEY_ID", "")\\n')
-    pathlib.Path("src/orders/util.py").write_text(
-        'def shout(text: str) -> str:\\n    return text.upper() + "!"\\n')
-    pathlib.Path("src/orders/calc.py").write_text(sys.stdin.read() and %r)
-""" % CALC_FIXED
+    pathlib.Path("src/orders/settings.py").write_text({SETTINGS_FIXED!r})
+    pathlib.Path("src/orders/util.py").write_text({UTIL_FIXED!r})
+    pathlib.Path("src/orders/calc.py").write_text({CALC_FIXED!r})
+"""
 
 
 def _workspace(tmp_path: Path, **files: str) -> Path:
@@ -61,29 +67,42 @@ def test_secret_format_and_reviewer_findings_are_repaired_and_resolved_in_pass_t
     repairer = script_agent(tmp_path / "agents" / "repairer.py", REPAIRER)
     sarif = tmp_path / "out" / "review.sarif"
 
-    code = main(review_args(ws, "--reviewer", reviewer, "--repairer", repairer,
-                            "--sarif", str(sarif), "--json"))
+    code = main(
+        review_args(
+            ws, "--reviewer", reviewer, "--repairer", repairer, "--sarif", str(sarif), "--json"
+        )
+    )
 
     out, err = capfd.readouterr()
     assert code == 0, err
     doc = findings_doc(ws)
     first, second = doc["passes"]
     assert (first["pass"], first["verdict"], second["pass"], second["verdict"]) == (
-        1, "NOT-READY", 2, "READY")
+        1,
+        "NOT-READY",
+        2,
+        "READY",
+    )
     opened = {f["id"]: f for f in first["findings"]}
-    by_kind = {(f["source"], f["check"] or "", f["severity"]): f["id"] for f in opened.values()}
-    assert by_kind == {("sensor", "secret-scan", "critical"): by_kind[("sensor", "secret-scan", "critical")],
-                       ("sensor", "formatter", "minor"): by_kind[("sensor", "formatter", "minor")],
-                       ("reviewer", "", "major"): by_kind[("reviewer", "", "major")]}
+    kinds = sorted((f["source"], f["check"] or "", f["severity"]) for f in opened.values())
+    assert kinds == [
+        ("reviewer", "", "major"),
+        ("sensor", "formatter", "minor"),
+        ("sensor", "secret-scan", "critical"),
+    ]
     assert sorted(opened) == ["CR-001", "CR-002", "CR-003"]
     assert {f["status"] for f in first["findings"]} == {"open"}
     assert {f["id"]: f["status"] for f in second["findings"]} == dict.fromkeys(opened, "resolved")
     assert first["repair"]["status"] == "done" and second["repair"] is None
+    checks = {c["name"]: c["status"] for c in second["checks"]}
+    assert checks["findings-schema"] == "passed" and checks["secret-scan"] == "passed"
     assert doc["verdict"] == "READY" and doc["receipt"]["verdict"] == "READY"
     assert json.loads(out)["verdict"] == "READY"
     report = report_text(ws)
     assert "**Verdict: READY**" in report and "## Resolved findings (3)" in report
-    assert "| 1 | 1 | NOT-READY | 2 | 1 | 0 |" in report and "| 1 | 2 | READY | 0 | 0 | 3 |" in report
+    assert (
+        "| 1 | 1 | NOT-READY | 2 | 1 | 0 |" in report and "| 1 | 2 | READY | 0 | 0 | 3 |" in report
+    )
     # The secret value appears in none of the review's files, briefs, SARIF or output.
     written = [p for p in (ws / "aidlc-docs").rglob("*") if p.is_file()] + [sarif]
     assert all(FAKE_KEY not in p.read_text(errors="replace") for p in written)
@@ -95,7 +114,10 @@ def test_a_unit_that_stays_not_ready_uses_two_passes_when_gated(tmp_path, capsys
     idle = script_agent(tmp_path / "idle.py", "import sys; sys.stdin.read()\n")
     assert main(review_args(ws, "--repairer", idle)) == 1
     doc = findings_doc(ws)
-    assert [(p["pass"], p["verdict"]) for p in doc["passes"]] == [(1, "NOT-READY"), (2, "NOT-READY")]
+    assert [(p["pass"], p["verdict"]) for p in doc["passes"]] == [
+        (1, "NOT-READY"),
+        (2, "NOT-READY"),
+    ]
     assert [f["id"] for f in doc["passes"][1]["findings"] if f["status"] == "open"] == ["CR-001"]
     out = capsys.readouterr().out
     assert "verdict: NOT-READY (attempt 1, 2 pass(es))" in out
@@ -119,7 +141,8 @@ def test_minor_findings_alone_give_ready(tmp_path, capsys):
     doc = findings_doc(ws)
     assert doc["verdict"] == "READY"
     assert [(f["severity"], f["status"], f["check"]) for f in doc["passes"][0]["findings"]] == [
-        ("minor", "open", "formatter")]
+        ("minor", "open", "formatter")
+    ]
 
 
 def test_without_a_repairer_the_first_not_ready_pass_goes_to_the_gate(tmp_path, capsys):
@@ -134,13 +157,47 @@ def test_without_a_repairer_the_first_not_ready_pass_goes_to_the_gate(tmp_path, 
 
 def test_a_finding_keeps_its_id_when_its_line_moves(tmp_path, capsys):
     ws = _workspace(tmp_path, app=LINT_ERROR)
-    mover = script_agent(tmp_path / "mover.py", """
+    mover = script_agent(
+        tmp_path / "mover.py",
+        """
         import pathlib
         path = pathlib.Path("src/orders/app.py")
         path.write_text('\"\"\"App.\"\"\"\\n\\n' + path.read_text())
-    """)
+    """,
+    )
     assert main(review_args(ws, "--repairer", mover)) == 1
     first, second = findings_doc(ws)["passes"]
     assert [(f["id"], f["location"]) for f in first["findings"]] == [("CR-001", "1")]
     assert [(f["id"], f["location"], f["status"]) for f in second["findings"]] == [
-        ("CR-001", "3", "open")]
+        ("CR-001", "3", "open")
+    ]
+
+
+def test_the_same_review_of_the_same_bytes_writes_identical_artifacts(tmp_path, capsys):
+    outputs = []
+    for name in ("one", "two"):
+        ws = make_workspace(tmp_path / name / "ws", {"src/orders/app.py": LINT_ERROR})
+        assert main(review_args(ws)) == 1
+        folder = ws / "aidlc-docs" / "construction" / "u1-orders"
+        outputs.append([
+            (folder / "code-review" / "code-review-findings.json").read_bytes(),
+            (folder / "code-review" / "code-review.md").read_bytes(),
+            (ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/receipt.json").read_bytes(),
+        ])
+    assert outputs[0] == outputs[1]
+
+
+def test_a_repairer_that_writes_the_review_files_is_overruled(tmp_path, capsys):
+    ws = _workspace(tmp_path, app=LINT_ERROR)
+    meddler = script_agent(tmp_path / "meddler.py", """
+        import os, pathlib
+        record = pathlib.Path(os.environ["AIDLC_RECORD"])
+        review = record / "construction" / os.environ["AIDLC_UNIT"] / "code-review"
+        (review / "code-review-findings.json").write_text("{}")
+        (review / "code-review.md").write_text("# all good\\n")
+        pathlib.Path("src/orders/app.py").write_text("def answer() -> int:\\n    return 42\\n")
+    """)
+    assert main(review_args(ws, "--repairer", meddler)) == 0
+    doc = findings_doc(ws)
+    assert [(p["pass"], p["verdict"]) for p in doc["passes"]] == [(1, "NOT-READY"), (2, "READY")]
+    assert "**Verdict: READY**" in report_text(ws)

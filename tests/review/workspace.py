@@ -26,14 +26,15 @@ select = ["E", "F", "W"]
 """
 CLEAN = '"""Order totals."""\n\n\ndef total(prices: list[int]) -> int:\n    return sum(prices)\n'
 UNFORMATTED = 'def shout(text: str) -> str:\n    return text.upper( )+"!"\n'
-LINT_ERROR = 'import os\n\n\ndef answer() -> int:\n    return 42\n'
+LINT_ERROR = "import os\n\n\ndef answer() -> int:\n    return 42\n"
 # Built at run time so no secret-looking literal sits in the test sources themselves.
 FAKE_KEY = "AKIA" + "ZQ3TESTFAKE7KEY9"
 LEAKY = f'"""Settings."""\n\nAWS_ACCESS_KEY_ID = "{FAKE_KEY}"\n'
 
 
-def make_workspace(root: Path, files: dict[str, str], claims: list[str] | None = None,
-                   unit: str | None = UNIT) -> Path:
+def make_workspace(
+    root: Path, files: dict[str, str], claims: list[str] | None = None, unit: str | None = UNIT
+) -> Path:
     """Write a workspace with the given source files, claimed by the unit's manifest, committed."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text(PYPROJECT)
@@ -44,7 +45,17 @@ def make_workspace(root: Path, files: dict[str, str], claims: list[str] | None =
     write(construction / "code-generation" / "code-summary.md", "# Code summary\n")
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base")
+    git(
+        root,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.invalid",
+        "commit",
+        "-q",
+        "-m",
+        "base",
+    )
     return root
 
 
@@ -54,8 +65,11 @@ def manifest_path(root: Path, unit: str | None = UNIT) -> Path:
 
 
 def write_manifest(root: Path, claims: list[str], unit: str | None = UNIT) -> None:
-    data: dict[str, object] = {"stage": "code-generation", "version": 1,
-                               "writes": [{"path": p} for p in claims]}
+    data: dict[str, object] = {
+        "stage": "code-generation",
+        "version": 1,
+        "writes": [{"path": p} for p in claims],
+    }
     if unit:
         data["unit"] = unit
     write(manifest_path(root, unit), json.dumps(data, indent=2) + "\n")

@@ -17,7 +17,7 @@ FORMATTED = "x = 1\n"
 
 
 def project_manifest(sensor: str, **update: Any) -> SensorManifest:
-    """This project's own ``sensors/aidlc-<id>.md``, optionally with fields (or runner fields) replaced."""
+    """This project's ``sensors/aidlc-<id>.md``, optionally with (runner) fields replaced."""
     found = {m.id: m for m in load_sensor_manifests(None)}[sensor]
     runner_update = update.pop("runner", None)
     if runner_update:
@@ -35,7 +35,7 @@ def make_workspace(root: Path, files: dict[str, str]) -> Path:
 
 
 def fake_tool(folder: Path, name: str, script: str) -> Path:
-    """An executable ``name`` in ``folder`` running a Python ``script`` (a tool that hangs or crashes)."""
+    """An executable ``name`` in ``folder`` running a Python ``script`` (a hanging tool...)."""
     import sys
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -45,12 +45,18 @@ def fake_tool(folder: Path, name: str, script: str) -> Path:
     return path
 
 
-def run_one(workspace: Path, files: list[str], manifest: SensorManifest | str,
-            settings: dict[str, Any] | None = None, cache_dir: Path | None = None,
-            progress: Callable[[str], None] | None = None) -> CheckResult:
+def run_one(
+    workspace: Path,
+    files: list[str],
+    manifest: SensorManifest | str,
+    settings: dict[str, Any] | None = None,
+    cache_dir: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> CheckResult:
     chosen = project_manifest(manifest) if isinstance(manifest, str) else manifest
-    [result] = run_sensors(workspace, files, [chosen], settings=settings, cache_dir=cache_dir,
-                           progress=progress)
+    [result] = run_sensors(
+        workspace, files, [chosen], settings=settings, cache_dir=cache_dir, progress=progress
+    )
     return result
 
 

@@ -15,14 +15,28 @@ from tests.sensors.support import (
 )
 
 
-def test_a_claimed_misformatted_file_is_found_and_an_unclaimed_one_next_to_it_is_not(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "src/claimed.py": UNFORMATTED,
-                                          "src/neighbour.py": UNFORMATTED, "src/clean.py": FORMATTED})
+def test_a_claimed_misformatted_file_is_found_and_an_unclaimed_one_next_to_it_is_not(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "pyproject.toml": RUFF_CONFIG,
+            "src/claimed.py": UNFORMATTED,
+            "src/neighbour.py": UNFORMATTED,
+            "src/clean.py": FORMATTED,
+        },
+    )
     result = run_one(ws, ["src/claimed.py", "src/clean.py"], "formatter")
     assert result.status == "failed"
-    assert (result.tool, result.command) == ("ruff", "ruff format --check --output-format json -- <2 files>")
+    assert (result.tool, result.command) == (
+        "ruff",
+        "ruff format --check --output-format json -- <2 files>",
+    )
     assert located(result) == [("src/claimed.py", None, "formatter/unformatted", "minor")]
-    assert result.findings[0].message == "file is not formatted as the workspace's formatter requires"
+    assert (
+        result.findings[0].message == "file is not formatted as the workspace's formatter requires"
+    )
 
 
 def test_the_formatter_never_writes_to_the_workspace(tmp_path: Path) -> None:
@@ -33,8 +47,14 @@ def test_the_formatter_never_writes_to_the_workspace(tmp_path: Path) -> None:
 
 
 def test_black_is_used_when_the_workspace_configures_black(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"pyproject.toml": "[tool.black]\nline-length = 88\n",
-                                          "a.py": "x = {  'a':1 }\n", "b.py": 'x = {"a": 1}\n'})
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "pyproject.toml": "[tool.black]\nline-length = 88\n",
+            "a.py": "x = {  'a':1 }\n",
+            "b.py": 'x = {"a": 1}\n',
+        },
+    )
     result = run_one(ws, ["a.py", "b.py"], "formatter")
     assert (result.status, result.tool) == ("failed", "black")
     assert located(result) == [("a.py", None, "formatter/unformatted", "minor")]
@@ -50,8 +70,10 @@ def test_a_workspace_without_formatter_config_is_skipped_with_the_reason(tmp_pat
     ws = make_workspace(tmp_path / "ws", {"a.py": UNFORMATTED})
     result = run_one(ws, ["a.py"], "formatter")
     assert (result.status, result.findings) == ("skipped", ())
-    assert result.reason == ("no formatter configured in the workspace (looked for .ruff.toml, "
-                             "pyproject.toml:tool.black, pyproject.toml:tool.ruff, ruff.toml)")
+    assert result.reason == (
+        "no formatter configured in the workspace (looked for .ruff.toml, "
+        "pyproject.toml:tool.black, pyproject.toml:tool.ruff, ruff.toml)"
+    )
 
 
 def test_a_file_that_does_not_parse_is_a_major_finding(tmp_path: Path) -> None:
@@ -62,11 +84,15 @@ def test_a_file_that_does_not_parse_is_a_major_finding(tmp_path: Path) -> None:
 
 
 def test_claimed_files_named_like_options_are_passed_as_file_names(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "--help.py": UNFORMATTED,
-                                          "-rf.py": UNFORMATTED})
+    ws = make_workspace(
+        tmp_path / "ws",
+        {"pyproject.toml": RUFF_CONFIG, "--help.py": UNFORMATTED, "-rf.py": UNFORMATTED},
+    )
     result = run_one(ws, ["--help.py", "-rf.py"], "formatter")
-    assert located(result) == [("--help.py", None, "formatter/unformatted", "minor"),
-                               ("-rf.py", None, "formatter/unformatted", "minor")]
+    assert located(result) == [
+        ("--help.py", None, "formatter/unformatted", "minor"),
+        ("-rf.py", None, "formatter/unformatted", "minor"),
+    ]
     assert (ws / "-rf.py").read_text() == UNFORMATTED
 
 

@@ -10,14 +10,23 @@ LINTY = "import os\n\n\ndef f():\n    return undefined_name\n"
 
 
 def test_ruff_check_findings_are_reported_on_claimed_files_only(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "src/a.py": LINTY,
-                                          "src/unclaimed.py": LINTY, "src/ok.py": "x = 1\n"})
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "pyproject.toml": RUFF_CONFIG,
+            "src/a.py": LINTY,
+            "src/unclaimed.py": LINTY,
+            "src/ok.py": "x = 1\n",
+        },
+    )
     result = run_one(ws, ["src/a.py", "src/ok.py"], "linter")
     assert result.status == "failed"
     assert result.command == "ruff check --output-format json --no-fix --exit-zero -- <2 files>"
     assert located(result) == [("src/a.py", 1, "F401", "major"), ("src/a.py", 5, "F821", "major")]
     assert [f.message for f in result.findings] == [
-        "F401 `os` imported but unused", "F821 Undefined name `undefined_name`"]
+        "F401 `os` imported but unused",
+        "F821 Undefined name `undefined_name`",
+    ]
 
 
 def test_rule_severities_come_from_the_longest_matching_prefix(tmp_path: Path) -> None:
@@ -35,11 +44,14 @@ def test_a_clean_claimed_file_passes(tmp_path: Path) -> None:
 
 
 def test_mypy_errors_are_reported_on_claimed_files_only(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {
-        "app/__init__.py": "",
-        "app/claimed.py": "from app.helper import double\n\nresult: str = double(2)\n",
-        "app/helper.py": "def double(x: int) -> int:\n    bad: str = 1\n    return x * 2\n",
-    })
+    ws = make_workspace(
+        tmp_path / "ws",
+        {
+            "app/__init__.py": "",
+            "app/claimed.py": "from app.helper import double\n\nresult: str = double(2)\n",
+            "app/helper.py": "def double(x: int) -> int:\n    bad: str = 1\n    return x * 2\n",
+        },
+    )
     result = run_one(ws, ["app/__init__.py", "app/claimed.py"], "type-check")
     assert result.status == "failed"
     assert located(result) == [("app/claimed.py", 3, "assignment", "major")]

@@ -32,7 +32,9 @@ CLAIMED = ["deploy/id_rsa", "src/legacy.py", "src/pragma.py", "src/settings.py"]
 def detect_secrets_cli(ws: Path, *args: str) -> dict:
     exe = find_tool("detect-secrets")
     assert exe is not None
-    done = subprocess.run([str(exe), "scan", *args], cwd=ws, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [str(exe), "scan", *args], cwd=ws, capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)
 
 
@@ -54,10 +56,15 @@ def test_planted_aws_key_and_private_key_are_found_with_type_path_line_and_hash(
 def test_the_results_equal_detect_secrets_scan_on_the_same_files(ws: Path) -> None:
     result = run_one(ws, CLAIMED, "secret-scan")
     cli = detect_secrets_cli(ws, *CLAIMED)["results"]
-    expected = {(name, item["line_number"], item["type"], item["hashed_secret"])
-                for name, items in cli.items() for item in items}
-    ours = {(f.path, f.line, f.rule, f.message.rsplit("hashed secret ", 1)[1].rstrip(")"))
-            for f in result.findings}
+    expected = {
+        (name, item["line_number"], item["type"], item["hashed_secret"])
+        for name, items in cli.items()
+        for item in items
+    }
+    ours = {
+        (f.path, f.line, f.rule, f.message.rsplit("hashed secret ", 1)[1].rstrip(")"))
+        for f in result.findings
+    }
     assert ours == expected
     assert len(expected) == 3  # settings.py, id_rsa, legacy.py; the pragma'd line is not reported
 
@@ -69,7 +76,9 @@ def test_a_secret_listed_in_the_baseline_is_not_reported_but_a_new_one_is(ws: Pa
     (ws / "src/settings.py").write_text(FILES["src/settings.py"])
     result = run_one(ws, CLAIMED, "secret-scan")
     assert {(f.path, f.rule) for f in result.findings} == {
-        ("src/settings.py", "AWS Access Key"), ("deploy/id_rsa", "Private Key")}
+        ("src/settings.py", "AWS Access Key"),
+        ("deploy/id_rsa", "Private Key"),
+    }
 
 
 def test_a_baselined_secret_stays_known_when_it_moves_to_another_line(ws: Path) -> None:
@@ -88,20 +97,38 @@ def test_an_unreadable_baseline_is_an_error_that_blocks(ws: Path) -> None:
 
 
 def test_the_secret_value_never_reaches_stdout_stderr_or_any_written_file(
-        ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     manifest = tmp_path / "source-manifest.json"
-    manifest.write_text(json.dumps({"stage": "code-generation", "version": 1,
-                                    "writes": [{"path": p} for p in CLAIMED]}))
+    manifest.write_text(
+        json.dumps(
+            {"stage": "code-generation", "version": 1, "writes": [{"path": p} for p in CLAIMED]}
+        )
+    )
     for extra in ([], ["--json"]):
-        code = main(["sensors", "run", "--workspace", str(ws), "--manifest", str(manifest),
-                     "--sensor", "secret-scan", *extra])
+        code = main(
+            [
+                "sensors",
+                "run",
+                "--workspace",
+                str(ws),
+                "--manifest",
+                str(manifest),
+                "--sensor",
+                "secret-scan",
+                *extra,
+            ]
+        )
         assert code == 1
     fired = main(["sensors", "fire", "secret-scan", "--workspace", str(ws), "--", *CLAIMED])
     assert fired == 0
     out, err = capsys.readouterr()
     assert "AWS Access Key" in out and "Private Key" in out
     written = tree_bytes(Path(os.environ["XDG_CACHE_HOME"])) + b"".join(
-        p.read_bytes() for p in ws.rglob("*") if p.is_file() and p.relative_to(ws).as_posix() not in FILES)
+        p.read_bytes()
+        for p in ws.rglob("*")
+        if p.is_file() and p.relative_to(ws).as_posix() not in FILES
+    )
     for secret in (AWS_KEY, PEM_BODY, OLD_KEY):
         assert secret not in out and secret not in err
         assert secret.encode() not in written
@@ -112,4 +139,7 @@ def test_a_file_named_like_an_option_is_scanned_as_a_file(ws: Path) -> None:
     (ws / "--help").write_text(FILES["src/settings.py"])
     (ws / "-rf").write_text(PEM)
     result = run_one(ws, ["--help", "-rf"], "secret-scan")
-    assert {(f.path, f.rule) for f in result.findings} == {("--help", "AWS Access Key"), ("-rf", "Private Key")}
+    assert {(f.path, f.rule) for f in result.findings} == {
+        ("--help", "AWS Access Key"),
+        ("-rf", "Private Key"),
+    }

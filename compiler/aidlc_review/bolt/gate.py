@@ -89,7 +89,7 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
     remaining = []
     for name in _chosen(state, unit):
         current = state.units[name]
-        if current.status == "held":
+        if current.status in ("held", "merging"):
             merge.merge_unit(store, name, progress)
         current = state.units[name]
         if name == STAGE_LEVEL and current.status == "reviewed":

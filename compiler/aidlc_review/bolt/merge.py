@@ -5,6 +5,9 @@ Before merging, the target's history is searched for them: a run killed after th
 but before the state was written finds its merge there and records it instead of
 merging twice.
 
+A merge starts only on a clean checkout and records ``merging`` first; a run killed in the
+middle of ``git merge --squash`` is rolled back and merged again on resume.
+
 Merges happen in the main workspace when it has the target branch checked out (its
 tracked files must be clean), else in a worktree of the target owned by the run.
 """
@@ -29,9 +32,9 @@ Bolt-Attempt: {attempt}
 
 
 def merge_batch(store: StateStore, batch: list[str], progress: Callable[[str], None]) -> None:
-    """Merge the batch's finalized READY units in name order."""
+    """Merge the batch's finalized READY units in name order (and finish interrupted merges)."""
     for name in sorted(batch):
-        if store.state.units[name].status == "finalized":
+        if store.state.units[name].status in ("finalized", "merging"):
             merge_unit(store, name, progress)
 
 
@@ -46,12 +49,15 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
         progress(f"[{name}] already merged as {done[0][:8]}")
         store.update(name, status="merged", merge_commit=done[0], problems=[])
         return
+    if unit.status == "merging":
+        _undo_partial_merge(git, unit, progress)
     dirty = git.tracked_changes()
     if dirty:
         raise InvalidInput(
             f"{git.cwd}: uncommitted changes to tracked files block the merge of {name}: "
             f"{', '.join(dirty)}; commit or stash them, then run 'bolt run --resume'"
         )
+    store.update(name, status="merging")
     result = git.squash_merge(unit.commit, _message(store, unit))
     if not result.ok:
         progress(f"[{name}] merge conflict; not merged")
@@ -65,6 +71,20 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
         f"[{name}] merged into {state.target} as {result.commit[:8] if result.commit else '?'}"
     )
     store.update(name, status="merged", merge_commit=result.commit, problems=[])
+
+
+def _undo_partial_merge(git: Git, unit: UnitState, progress: Callable[[str], None]) -> None:
+    """A run killed inside ``git merge --squash`` leaves the merge half-applied. The merge
+    only starts on a clean checkout, so what is there now is ours to roll back: reset the
+    tracked files and remove what the merge had written of the unit's own paths."""
+    assert unit.commit and unit.base
+    progress(f"[{unit.name}] rolling back an interrupted merge")
+    git_dir = Path(git.run("rev-parse", "--path-format=absolute", "--git-dir").strip())
+    (git_dir / "index.lock").unlink(missing_ok=True)  # the killed git's; we hold the run lock
+    git.run("reset", "--quiet", "--hard", "HEAD")
+    paths = git.changed_paths(unit.base, unit.commit)
+    if paths:
+        git.run("clean", "--quiet", "--force", "--", *paths)
 
 
 def _message(store: StateStore, unit: UnitState) -> str:

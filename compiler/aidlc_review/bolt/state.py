@@ -24,7 +24,7 @@ STAGE_LEVEL = "(stage)"
 # Unit lifecycle. In-flight statuses (generating, reviewing) are redone from scratch on
 # resume; every other status is a finished step that resume does not repeat.
 IN_FLIGHT = ("generating", "reviewing")
-MERGEABLE = ("finalized",)
+MERGEABLE = ("finalized", "merging")
 AT_GATE = ("held", "refused", "failed", "blocked", "conflict")
 STATUSES = (
     "pending",

@@ -180,14 +180,13 @@ def run_bolt(args: argparse.Namespace) -> int:
             f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
         ) from None
     _emit(args, state)
-    return (
-        0
-        if all(
-            u.status in ("merged", "reviewed") and u.verdict == "READY"
-            for u in state.units.values()
-        )
-        else 1
-    )
+    return 0 if all(_settled(u) for u in state.units.values()) else 1
+
+
+def _settled(unit) -> bool:
+    """Merged (or, for a stage-level run, reviewed) and either READY or approved at the gate."""
+    landed = unit.status in ("merged", "reviewed")
+    return landed and (unit.verdict == "READY" or unit.approved)
 
 
 def _require_repo(workspace: Path) -> None:

@@ -19,44 +19,81 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("review", help="run the code-review stage on a unit's claimed source")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=type(parser))
     verbs.required = True
-    run = _verb(verbs, "run", "review -> repair -> re-review within the pass budget, to the gate",
-                _run)
+    run = _verb(
+        verbs, "run", "review -> repair -> re-review within the pass budget, to the gate", _run
+    )
     _add_run_options(run)
-    run.add_argument("--reviewer", default="builtin", metavar="builtin|command:CMD",
-                     help="who reviews (default: builtin, no model)")
-    run.add_argument("--repairer", default="none", metavar="none|command:CMD",
-                     help="who repairs blocking findings (default: none)")
-    run.add_argument("--agent-timeout", type=float, default=600.0, metavar="SECONDS",
-                     help="kill an agent command after this long (default: 600)")
-    run.add_argument("--sarif", type=Path, default=None, metavar="FILE",
-                     help="also write the final open findings as SARIF 2.1.0")
-    start = _verb(verbs, "start", "freeze, run sensors, write the reviewer brief (host-driven)",
-                  _start)
+    run.add_argument(
+        "--reviewer",
+        default="builtin",
+        metavar="builtin|command:CMD",
+        help="who reviews (default: builtin, no model)",
+    )
+    run.add_argument(
+        "--repairer",
+        default="none",
+        metavar="none|command:CMD",
+        help="who repairs blocking findings (default: none)",
+    )
+    run.add_argument(
+        "--agent-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="kill an agent command after this long (default: 600)",
+    )
+    run.add_argument(
+        "--sarif",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the final open findings as SARIF 2.1.0",
+    )
+    start = _verb(
+        verbs, "start", "freeze, run sensors, write the reviewer brief (host-driven)", _start
+    )
     _add_run_options(start)
     submit = _verb(verbs, "submit", "conclude a pass with the host reviewer's answer", _submit)
-    submit.add_argument("--request", required=True, metavar="ID", help="id printed by `review start`")
-    submit.add_argument("--answer", required=True, type=Path, metavar="FILE",
-                        help="the reviewer's JSON answer")
+    submit.add_argument(
+        "--request", required=True, metavar="ID", help="id printed by `review start`"
+    )
+    submit.add_argument(
+        "--answer", required=True, type=Path, metavar="FILE", help="the reviewer's JSON answer"
+    )
     submit.add_argument("--sarif", type=Path, default=None, metavar="FILE")
     _verb(verbs, "status", "show where the unit's review stands", _status)
     _verb(verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify)
     gate = _verb(verbs, "gate", "record the gate decision: approve or request changes", _gate)
     choice = gate.add_mutually_exclusive_group(required=True)
     choice.add_argument("--approve", action="store_const", const="approve", dest="decision")
-    choice.add_argument("--request-changes", action="store_const", const="request-changes",
-                        dest="decision")
+    choice.add_argument(
+        "--request-changes", action="store_const", const="request-changes", dest="decision"
+    )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
 
 
-def _verb(verbs: argparse._SubParsersAction, name: str, help_text: str, handler: Any
-          ) -> argparse.ArgumentParser:
+def _verb(
+    verbs: argparse._SubParsersAction, name: str, help_text: str, handler: Any
+) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = verbs.add_parser(name, help=help_text)
     parser.add_argument("--workspace", type=Path, required=True, metavar="DIR")
-    parser.add_argument("--unit", default=None, metavar="U", help="unit of work (omit: stage level)")
-    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
-                        help="AI-DLC record dir (default: <workspace>/aidlc-docs)")
-    parser.add_argument("--manifest", type=Path, default=None, metavar="FILE",
-                        help="source manifest (default: the unit's code-generation manifest)")
+    parser.add_argument(
+        "--unit", default=None, metavar="U", help="unit of work (omit: stage level)"
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="AI-DLC record dir (default: <workspace>/aidlc-docs)",
+    )
+    parser.add_argument(
+        "--manifest",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="source manifest (default: the unit's code-generation manifest)",
+    )
     add_json(parser)
     parser.set_defaults(handler=handler)
     return parser
@@ -64,8 +101,13 @@ def _verb(verbs: argparse._SubParsersAction, name: str, help_text: str, handler:
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("gated", "autonomous"), default="gated")
-    parser.add_argument("--harness", type=Path, default=None, metavar="DIR",
-                        help="harness directory (default: this project's own root)")
+    parser.add_argument(
+        "--harness",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="harness directory (default: this project's own root)",
+    )
 
 
 def _progress(message: str) -> None:
@@ -82,32 +124,60 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], lines: list[str]) -> N
 def _request(args: argparse.Namespace, **extra: Any) -> Any:
     from aidlc_review.review.api import ReviewRequest
 
-    return ReviewRequest(workspace=args.workspace, unit=args.unit, record=args.record,
-                         manifest=args.manifest, mode=args.mode, harness=args.harness, **extra)
+    return ReviewRequest(
+        workspace=args.workspace,
+        unit=args.unit,
+        record=args.record,
+        manifest=args.manifest,
+        mode=args.mode,
+        harness=args.harness,
+        **extra,
+    )
 
 
 def _outcome_lines(outcome: Any) -> list[str]:
-    lines = [f"verdict: {outcome.verdict} (attempt {outcome.attempt}, "
-             f"{outcome.passes_used} pass(es))"]
-    for f in outcome.open_findings:
-        where = f["path"] + (f":{f['location']}" if f["location"] else "") if f["path"] else "(unit)"
+    head = f"verdict: {outcome.verdict} (attempt {outcome.attempt}, {outcome.passes_used} pass(es))"
+    return [
+        head,
+        *_finding_lines(outcome.open_findings),
+        f"report:   {outcome.report_path}",
+        f"findings: {outcome.findings_path}",
+    ]
+
+
+def _finding_lines(findings: list[dict[str, Any]]) -> list[str]:
+    """Open findings quoted verbatim, one per line: ``CR-001 major src/a.py:4: text``."""
+    lines = []
+    for f in findings:
+        where = (
+            f["path"] + (f":{f['location']}" if f["location"] else "") if f["path"] else "(unit)"
+        )
         lines.append(f"  {f['id']} {f['severity']:<8} {where}: {f['finding']}")
-    lines += [f"report:   {outcome.report_path}", f"findings: {outcome.findings_path}"]
     return lines
 
 
 def _outcome_json(outcome: Any) -> dict[str, Any]:
-    return {"verdict": outcome.verdict, "attempt": outcome.attempt,
-            "passes_used": outcome.passes_used, "open_findings": outcome.open_findings,
-            "findings_path": str(outcome.findings_path), "report_path": str(outcome.report_path),
-            "receipt": outcome.receipt}
+    return {
+        "verdict": outcome.verdict,
+        "attempt": outcome.attempt,
+        "passes_used": outcome.passes_used,
+        "open_findings": outcome.open_findings,
+        "findings_path": str(outcome.findings_path),
+        "report_path": str(outcome.report_path),
+        "receipt": outcome.receipt,
+    }
 
 
 def _run(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import run_review
 
-    request = _request(args, reviewer=args.reviewer, repairer=args.repairer,
-                       agent_timeout=args.agent_timeout, sarif=args.sarif)
+    request = _request(
+        args,
+        reviewer=args.reviewer,
+        repairer=args.repairer,
+        agent_timeout=args.agent_timeout,
+        sarif=args.sarif,
+    )
     outcome = run_review(request, _progress)
     _emit(args, _outcome_json(outcome), _outcome_lines(outcome))
     return 0 if outcome.verdict == "READY" else 1
@@ -117,8 +187,13 @@ def _start(args: argparse.Namespace) -> int:
     from aidlc_review.review.host import start_review
 
     started = start_review(_request(args), _progress)
-    data = {"request": started.request_id, "brief": str(started.brief),
-            "attempt": started.attempt, "pass": started.number, "max_passes": started.budget}
+    data = {
+        "request": started.request_id,
+        "brief": str(started.brief),
+        "attempt": started.attempt,
+        "pass": started.number,
+        "max_passes": started.budget,
+    }
     _emit(args, data, [f"request: {started.request_id}", f"brief:   {started.brief}"])
     return 0
 
@@ -126,8 +201,15 @@ def _start(args: argparse.Namespace) -> int:
 def _submit(args: argparse.Namespace) -> int:
     from aidlc_review.review.host import submit_review
 
-    outcome = submit_review(args.workspace, args.unit, args.request, args.answer,
-                            record=args.record, manifest=args.manifest, progress=_progress)
+    outcome = submit_review(
+        args.workspace,
+        args.unit,
+        args.request,
+        args.answer,
+        record=args.record,
+        manifest=args.manifest,
+        progress=_progress,
+    )
     if args.sarif is not None:
         from aidlc_review.review.sarif import write_sarif
         from aidlc_review.review.store import load_document
@@ -145,8 +227,10 @@ def _status(args: argparse.Namespace) -> int:
     status = review_status(args.workspace, args.unit, args.record, args.manifest)
     lines = [f"state: {status['state']}"]
     if "verdict" in status:
-        lines.append(f"verdict: {status['verdict']} (attempt {status['attempt']}, "
-                     f"{status['passes_used']} pass(es), {len(status['open_findings'])} open)")
+        lines.append(
+            f"verdict: {status['verdict']} (attempt {status['attempt']}, "
+            f"{status['passes_used']} pass(es), {len(status['open_findings'])} open)"
+        )
         lines += [f"stale: {reason}" for reason in status["stale"]]
     lines.append(f"report: {status['report_path']}")
     _emit(args, status, lines)
@@ -157,21 +241,40 @@ def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import verify_review
 
     stale = verify_review(args.workspace, args.unit, args.record, args.manifest)
-    _emit(args, {"fresh": not stale, "stale": stale},
-          [f"stale: {reason}" for reason in stale] or ["fresh: the receipt matches the source"])
+    _emit(
+        args,
+        {"fresh": not stale, "stale": stale},
+        [f"stale: {reason}" for reason in stale] or ["fresh: the receipt matches the source"],
+    )
     return 1 if stale else 0
 
 
 def _gate(args: argparse.Namespace) -> int:
     from aidlc_review.review.gate import decide_gate
 
-    outcome = decide_gate(args.workspace, args.unit, args.decision, note=args.note,
-                          record=args.record, manifest=args.manifest)
-    data = {"decision": outcome.decision, "attempt": outcome.attempt,
-            "next_attempt": outcome.next_attempt, "verdict": outcome.verdict,
-            "open_findings": outcome.open_findings}
-    line = (f"approved attempt {outcome.attempt}" if outcome.decision == "approve" else
-            f"changes requested on attempt {outcome.attempt}; attempt {outcome.next_attempt} "
-            "starts with a fresh pass budget")
-    _emit(args, data, [line])
+    outcome = decide_gate(
+        args.workspace,
+        args.unit,
+        args.decision,
+        note=args.note,
+        record=args.record,
+        manifest=args.manifest,
+    )
+    data = {
+        "decision": outcome.decision,
+        "attempt": outcome.attempt,
+        "next_attempt": outcome.next_attempt,
+        "verdict": outcome.verdict,
+        "open_findings": outcome.open_findings,
+    }
+    line = (
+        f"approved attempt {outcome.attempt}"
+        if outcome.decision == "approve"
+        else f"changes requested on attempt {outcome.attempt}; attempt {outcome.next_attempt} "
+        "starts with a fresh pass budget"
+    )
+    findings = _finding_lines(outcome.open_findings)
+    if outcome.decision == "approve" and findings:
+        line += f" with {len(findings)} open finding(s):"
+    _emit(args, data, [line, *findings] if outcome.decision == "approve" else [line])
     return 0

@@ -31,17 +31,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     running = verbs.add_parser("run", help="run sensors on the files a source manifest claims")
     _add_harness(running)
     running.add_argument("--workspace", type=Path, required=True, metavar="DIR")
-    running.add_argument("--manifest", type=Path, required=True, metavar="FILE",
-                         help="the unit's source-manifest.json")
-    running.add_argument("--sensor", action="append", default=None, metavar="ID",
-                         help="run only this sensor (repeatable)")
+    running.add_argument(
+        "--manifest",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the unit's source-manifest.json",
+    )
+    running.add_argument(
+        "--sensor",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="run only this sensor (repeatable)",
+    )
     _add_run_settings(running)
     add_json(running)
     running.set_defaults(handler=run_run)
 
     fire = verbs.add_parser(
-        "fire", help="upstream contract: run one sensor, print {\"pass\": ...}",
-        usage="aidlc-review sensors fire ID [--workspace DIR] [--manifest FILE] [OPTIONS] [--] [FILE ...]",
+        "fire",
+        help='upstream contract: run one sensor, print {"pass": ...}',
+        usage="aidlc-review sensors fire ID [--workspace DIR] [--manifest FILE] [OPTIONS]"
+        " [--] [FILE ...]",
     )
     fire.add_argument("sensor", metavar="ID")
     fire.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -49,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _fire_parser() -> argparse.ArgumentParser:
-    """Parsed in the handler: argparse cannot mix an ID, options and ``-- FILE...`` in a sub-parser."""
+    """Parsed in the handler: a sub-parser cannot mix an ID, options and ``-- FILE...``."""
     parser = argparse.ArgumentParser(prog="aidlc-review sensors fire ID")
     _add_harness(parser)
     parser.add_argument("--workspace", type=Path, default=Path("."), metavar="DIR")
@@ -60,22 +72,52 @@ def _fire_parser() -> argparse.ArgumentParser:
 
 
 def _add_harness(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--harness", type=Path, default=None, metavar="DIR",
-                        help="harness whose sensors/ to use (default: this project's own root)")
+    parser.add_argument(
+        "--harness",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="harness whose sensors/ to use (default: this project's own root)",
+    )
 
 
 def _add_run_settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--coverage-command", default=None, metavar="CMD",
-                        help="the unit's targeted test command, e.g. 'pytest tests/auth'")
-    parser.add_argument("--coverage-data", type=Path, default=None, metavar="FILE",
-                        help="read this existing coverage data file instead of running tests")
-    parser.add_argument("--threshold", type=float, default=None, metavar="PCT",
-                        help="coverage threshold in percent (default: the manifest's)")
-    parser.add_argument("--base", default=None, metavar="REV",
-                        help="base revision: also measure coverage of the lines changed since it")
-    parser.add_argument("--findings", type=Path, default=None, metavar="FILE",
-                        help="code-review-findings.json for the findings-schema sensor")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    parser.add_argument(
+        "--coverage-command",
+        default=None,
+        metavar="CMD",
+        help="the unit's targeted test command, e.g. 'pytest tests/auth'",
+    )
+    parser.add_argument(
+        "--coverage-data",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="read this existing coverage data file instead of running tests",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="PCT",
+        help="coverage threshold in percent (default: the manifest's)",
+    )
+    parser.add_argument(
+        "--base",
+        default=None,
+        metavar="REV",
+        help="base revision: also measure coverage of the lines changed since it",
+    )
+    parser.add_argument(
+        "--findings",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="code-review-findings.json for the findings-schema sensor",
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the result cache"
+    )
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -107,17 +149,22 @@ def run_list(args: argparse.Namespace) -> int:
     for row in rows:
         tools = ", ".join(row["tools"]) or "-"
         flag = " required" if row["required"] else ""
-        print(f"{row['id']:<16} {row['default_severity']:<9} {row['runner'] or '-':<16} "
-              f"tools: {tools}{flag}  matches: {row['matches']}")
+        print(
+            f"{row['id']:<16} {row['default_severity']:<9} {row['runner'] or '-':<16} "
+            f"tools: {tools}{flag}  matches: {row['matches']}"
+        )
     return 0
 
 
 def _describe(manifest: Any) -> dict[str, Any]:
     runner = manifest.runner
     return {
-        "id": manifest.id, "default_severity": manifest.default_severity,
-        "category": manifest.category, "matches": manifest.matches,
-        "timeout_seconds": manifest.timeout_seconds, "command": manifest.command,
+        "id": manifest.id,
+        "default_severity": manifest.default_severity,
+        "category": manifest.category,
+        "matches": manifest.matches,
+        "timeout_seconds": manifest.timeout_seconds,
+        "command": manifest.command,
         "runner": runner.name if runner else None,
         "required": bool(runner and runner.required),
         "tools": [t.tool for t in runner.tools] if runner else [],
@@ -170,11 +217,16 @@ def run_fire(args: argparse.Namespace) -> int:
     elif args.files:
         source = manifest_for_paths(args.files, workspace)
     else:
-        raise InvalidInput("sensors fire: name the claimed files (after --) or give --manifest FILE")
+        raise InvalidInput(
+            "sensors fire: name the claimed files (after --) or give --manifest FILE"
+        )
     files = claimed_files(source, workspace)
     result = run_sensors(workspace, files, manifests, settings=_settings(args), progress=_stderr)[0]
-    body = {"pass": result.status in ("passed", "skipped") and not result.blocking,
-            "findings_count": len(result.findings), **result.to_json()}
+    body = {
+        "pass": result.status in ("passed", "skipped") and not result.blocking,
+        "findings_count": len(result.findings),
+        **result.to_json(),
+    }
     print(json.dumps(body, indent=2))
     return EXIT_UNAVAILABLE if result.details.get("unavailable") else 0
 

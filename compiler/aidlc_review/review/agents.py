@@ -56,7 +56,7 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
         return AgentSpec(text, text=text)
     if text.startswith("command:"):
         try:
-            argv = shlex.split(text[len("command:"):])
+            argv = shlex.split(text[len("command:") :])
         except ValueError as exc:
             raise InvalidInput(f"{option} {text!r}: cannot split the command: {exc}") from None
         if not argv:
@@ -76,8 +76,13 @@ def run_command_agent(
     full_env = {**os.environ, **env}
     try:
         process = subprocess.Popen(
-            list(spec.argv), cwd=cwd, env=full_env, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=None, start_new_session=True,
+            list(spec.argv),
+            cwd=cwd,
+            env=full_env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            start_new_session=True,
         )
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
@@ -94,11 +99,16 @@ def run_command_agent(
     return AgentRun(process.returncode, stdout, False)
 
 
-def agent_env(role: str, *, unit: str | None, workspace: Path, record: Path, brief: Path,
-              number: int) -> dict[str, str]:
+def agent_env(
+    role: str, *, unit: str | None, workspace: Path, record: Path, brief: Path, number: int
+) -> dict[str, str]:
     return {
-        "AIDLC_UNIT": unit or "", "AIDLC_WORKSPACE": str(workspace), "AIDLC_RECORD": str(record),
-        "AIDLC_BRIEF": str(brief), "AIDLC_ROLE": role, "AIDLC_PASS": str(number),
+        "AIDLC_UNIT": unit or "",
+        "AIDLC_WORKSPACE": str(workspace),
+        "AIDLC_RECORD": str(record),
+        "AIDLC_BRIEF": str(brief),
+        "AIDLC_ROLE": role,
+        "AIDLC_PASS": str(number),
     }
 
 

@@ -64,7 +64,9 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
     reviewer = parse_agent(request.reviewer, "--reviewer", (BUILTIN,))
     repairer = parse_agent(request.repairer, "--repairer", (NONE,))
     if not request.agent_timeout > 0:
-        raise InvalidInput(f"--agent-timeout {request.agent_timeout}: must be a positive number of seconds")
+        raise InvalidInput(
+            f"--agent-timeout {request.agent_timeout}: must be a positive number of seconds"
+        )
     ctx = UnitContext.load(paths, request.harness, request.mode)
     engine.read_manifest(ctx)  # bad input is refused before anything is locked or written
     with unit_lock(paths, say):
@@ -77,29 +79,36 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
     return outcome_of(doc, paths)
 
 
-def verify_review(workspace: Path, unit: str | None, record: Path | None = None,
-                  manifest: Path | None = None) -> list[str]:
+def verify_review(
+    workspace: Path, unit: str | None, record: Path | None = None, manifest: Path | None = None
+) -> list[str]:
     """Why the unit's receipt no longer holds (``path: reason`` lines); ``[]`` when fresh."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     receipt = load_receipt(paths)
     reasons = stale_reasons(paths, receipt)
     doc = load_document(paths.findings)
-    if receipt is not None and (doc is None or findings_digest(doc.passes) != receipt.findings_digest):
+    if receipt is not None and (
+        doc is None or findings_digest(doc.passes) != receipt.findings_digest
+    ):
         reasons.append(f"{paths.display(paths.findings)}: findings changed since the receipt")
     return sorted(reasons)
 
 
 def outcome_of(doc: FindingsDocument, paths: RecordPaths) -> ReviewOutcome:
     return ReviewOutcome(
-        verdict=doc.verdict, passes_used=len(doc.attempt_passes()), attempt=doc.attempt,
+        verdict=doc.verdict,
+        passes_used=len(doc.attempt_passes()),
+        attempt=doc.attempt,
         open_findings=[f.model_dump(mode="json") for f in doc.open_findings()],
-        findings_path=paths.findings, report_path=paths.report,
+        findings_path=paths.findings,
+        report_path=paths.report,
         receipt=doc.receipt.model_dump(mode="json", by_alias=True) if doc.receipt else None,
     )
 
 
-def _review_loop(ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float,
-                 say: Progress) -> FindingsDocument:
+def _review_loop(
+    ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float, say: Progress
+) -> FindingsDocument:
     paths = ctx.paths
     doc = load_document(paths.findings) or engine.new_document(paths.unit)
     if _settled(ctx, doc, repairer, say):
@@ -112,7 +121,8 @@ def _review_loop(ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, tim
             raise InvalidInput(
                 f"{paths.display(paths.findings)}: attempt {doc.attempt} has used its "
                 f"{ctx.budget} pass(es) and the source changed since; decide at the gate "
-                "(`aidlc-review review gate --request-changes` starts a new attempt)")
+                "(`aidlc-review review gate --request-changes` starts a new attempt)"
+            )
         doc = _one_pass(ctx, doc, reviewer, timeout, say)
         if doc.verdict == READY or not _passes_left(ctx, doc) or repairer.kind == NONE:
             _say_gate(ctx, doc, say)
@@ -136,34 +146,57 @@ def _passes_left(ctx: UnitContext, doc: FindingsDocument) -> bool:
     return len(doc.attempt_passes()) < ctx.budget
 
 
-def _one_pass(ctx: UnitContext, doc: FindingsDocument, reviewer: AgentSpec, timeout: float,
-              say: Progress) -> FindingsDocument:
+def _one_pass(
+    ctx: UnitContext, doc: FindingsDocument, reviewer: AgentSpec, timeout: float, say: Progress
+) -> FindingsDocument:
     number = len(doc.attempt_passes()) + 1
     say(f"attempt {doc.attempt}, pass {number}/{ctx.budget}: freezing and running sensors")
     baseline = engine.ensure_baseline(ctx, doc.attempt)
     gathered = engine.gather(ctx, say)
-    brief = write_brief(ctx.paths.brief("reviewer", doc.attempt, number),
-                        reviewer_brief(ctx, doc, gathered))
+    brief = write_brief(
+        ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
+    )
     answer = _ask_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
-    doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer),
-                          answer, baseline)
+    doc = engine.conclude(
+        ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer, baseline
+    )
     save_document(ctx.paths, doc)
     blocking = sum(1 for f in doc.open_findings() if f.blocking)
-    say(f"attempt {doc.attempt}, pass {number}/{ctx.budget}: {doc.verdict} "
-        f"({blocking} open blocking, {len(doc.open_findings()) - blocking} open minor)")
+    say(
+        f"attempt {doc.attempt}, pass {number}/{ctx.budget}: {doc.verdict} "
+        f"({blocking} open blocking, {len(doc.open_findings()) - blocking} open minor)"
+    )
     return doc
 
 
-def _ask_reviewer(ctx: UnitContext, reviewer: AgentSpec, gathered: engine.Gathered, brief: Path,
-                  number: int, timeout: float, say: Progress) -> AnswerCheck:
+def _ask_reviewer(
+    ctx: UnitContext,
+    reviewer: AgentSpec,
+    gathered: engine.Gathered,
+    brief: Path,
+    number: int,
+    timeout: float,
+    say: Progress,
+) -> AnswerCheck:
     if reviewer.kind == BUILTIN:
         return AnswerCheck(engine.builtin_answer(gathered.results), None)
     say(f"reviewer {reviewer}: reviewing (timeout {timeout:g}s)")
     paths = ctx.paths
-    env = agent_env("reviewer", unit=paths.unit, workspace=paths.workspace, record=paths.record,
-                    brief=brief, number=number)
-    run = run_command_agent(reviewer, cwd=paths.workspace, brief=brief.read_text(encoding="utf-8"),
-                            env=env, timeout=timeout)
+    env = agent_env(
+        "reviewer",
+        unit=paths.unit,
+        workspace=paths.workspace,
+        record=paths.record,
+        brief=brief,
+        number=number,
+    )
+    run = run_command_agent(
+        reviewer,
+        cwd=paths.workspace,
+        brief=brief.read_text(encoding="utf-8"),
+        env=env,
+        timeout=timeout,
+    )
     if run.timed_out or run.error:
         return AnswerCheck(None, run.failure)
     if freeze_unit(gathered.manifest, paths.workspace).fingerprint != gathered.frozen.fingerprint:
@@ -176,20 +209,36 @@ def _ask_reviewer(ctx: UnitContext, reviewer: AgentSpec, gathered: engine.Gather
     return checked
 
 
-def _repair(ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, timeout: float,
-            say: Progress) -> FindingsDocument:
+def _repair(
+    ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, timeout: float, say: Progress
+) -> FindingsDocument:
     last = doc.passes[-1]
-    brief = write_brief(ctx.paths.brief("repairer", last.attempt, last.number),
-                        repair_brief(ctx, doc))
-    say(f"repairer {repairer}: repairing {sum(f.blocking for f in doc.open_findings())} "
-        f"blocking finding(s) (timeout {timeout:g}s)")
+    brief = write_brief(
+        ctx.paths.brief("repairer", last.attempt, last.number), repair_brief(ctx, doc)
+    )
+    say(
+        f"repairer {repairer}: repairing {sum(f.blocking for f in doc.open_findings())} "
+        f"blocking finding(s) (timeout {timeout:g}s)"
+    )
     paths = ctx.paths
-    env = agent_env("repairer", unit=paths.unit, workspace=paths.workspace, record=paths.record,
-                    brief=brief, number=last.number)
-    run = run_command_agent(repairer, cwd=paths.workspace, brief=brief.read_text(encoding="utf-8"),
-                            env=env, timeout=timeout)
-    record = RepairRecord(agent=str(repairer), status="failed" if run.failure else "done",
-                          reason=run.failure)
+    env = agent_env(
+        "repairer",
+        unit=paths.unit,
+        workspace=paths.workspace,
+        record=paths.record,
+        brief=brief,
+        number=last.number,
+    )
+    run = run_command_agent(
+        repairer,
+        cwd=paths.workspace,
+        brief=brief.read_text(encoding="utf-8"),
+        env=env,
+        timeout=timeout,
+    )
+    record = RepairRecord(
+        agent=str(repairer), status="failed" if run.failure else "done", reason=run.failure
+    )
     say(f"repairer {repairer}: {record.status}" + (f" ({record.reason})" if record.reason else ""))
     passes = [*doc.passes[:-1], last.model_copy(update={"repair": record})]
     doc = doc.model_copy(update={"passes": passes, "receipt": None})
@@ -199,30 +248,40 @@ def _repair(ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, timeou
 
 def _say_gate(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> None:
     open_ = doc.open_findings()
-    say(f"{doc.verdict} after {len(doc.attempt_passes())} of {ctx.budget} pass(es); "
-        f"{len(open_)} open finding(s) go to the code-review gate")
+    say(
+        f"{doc.verdict} after {len(doc.attempt_passes())} of {ctx.budget} pass(es); "
+        f"{len(open_)} open finding(s) go to the code-review gate"
+    )
 
 
 def _quiet(_: str) -> None:
     return None
 
 
-def review_status(workspace: Path, unit: str | None, record: Path | None = None,
-                  manifest: Path | None = None) -> dict[str, Any]:
+def review_status(
+    workspace: Path, unit: str | None, record: Path | None = None, manifest: Path | None = None
+) -> dict[str, Any]:
     """Where the unit's review stands, for people and hosts (no side effects)."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     doc = load_document(paths.findings)
-    base: dict[str, Any] = {"unit": unit, "findings_path": str(paths.findings),
-                            "report_path": str(paths.report)}
+    base: dict[str, Any] = {
+        "unit": unit,
+        "findings_path": str(paths.findings),
+        "report_path": str(paths.report),
+    }
     if doc is None:
         return {**base, "state": "not-reviewed"}
     stale = verify_review(workspace, unit, record, manifest) if doc.receipt else []
     decided = [g.decision for g in doc.gate if g.attempt == doc.attempt]
     state = decided[-1] if decided else ("at-gate" if doc.receipt else "in-review")
     return {
-        **base, "state": state, "attempt": doc.attempt, "verdict": doc.verdict,
+        **base,
+        "state": state,
+        "attempt": doc.attempt,
+        "verdict": doc.verdict,
         "passes_used": len(doc.attempt_passes()),
         "open_findings": [f.model_dump(mode="json") for f in doc.open_findings()],
-        "receipt": doc.receipt is not None, "stale": stale,
+        "receipt": doc.receipt is not None,
+        "stale": stale,
         "gate": [g.model_dump(mode="json") for g in doc.gate],
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.answer import AnswerCheck
@@ -15,10 +16,12 @@ from aidlc_review.review.freeze import Frozen, digest_of, freeze_unit, snapshot_
 from aidlc_review.review.ledger import Observation, known_category, merge
 from aidlc_review.review.models import (
     Check,
+    CheckStatus,
     FindingsDocument,
     Pass,
     ReviewerAnswer,
     ReviewerRecord,
+    Severity,
 )
 from aidlc_review.review.receipt import issue_receipt
 from aidlc_review.review.report import tool_label
@@ -29,13 +32,21 @@ from aidlc_review.source_manifest import SourceManifest, read_source_manifest
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
-_CATEGORY = {"code-style": "maintainability", "style": "maintainability", "lint": "maintainability",
-             "testing": "tests", "coverage": "tests", "types": "correctness",
-             "type-safety": "correctness", "typing": "correctness", "secrets": "security"}
+_CATEGORY = {
+    "code-style": "maintainability",
+    "style": "maintainability",
+    "lint": "maintainability",
+    "testing": "tests",
+    "coverage": "tests",
+    "types": "correctness",
+    "type-safety": "correctness",
+    "typing": "correctness",
+    "secrets": "security",
+}
 _ADVICE = {
     "formatter": "Run the workspace's formatter on the file and keep the result.",
     "secret-scan": "Remove the secret from the source, rotate it, and load it from the "
-                   "environment or a secret store; allowlist only values that are not secrets.",
+    "environment or a secret store; allowlist only values that are not secrets.",
     "coverage": "Add tests that exercise the uncovered lines, including the failure paths.",
     "linter": "Fix the code the linter points at (or configure the rule deliberately).",
     "type-check": "Fix the type error the checker reports.",
@@ -80,7 +91,9 @@ def ensure_baseline(ctx: UnitContext, attempt: int) -> str:
             return digest_of(data["files"])
     excluded = [ctx.paths.display(p) for p in ctx.excluded()]
     files = snapshot_source(ctx.paths.workspace, ctx.excluded())
-    write_atomic(path, dump_json({"attempt": attempt, "excluded": sorted(excluded), "files": files}))
+    write_atomic(
+        path, dump_json({"attempt": attempt, "excluded": sorted(excluded), "files": files})
+    )
     return digest_of(files)
 
 
@@ -90,8 +103,13 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     manifest = read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
     progress(f"froze {len(frozen.files)} claimed file(s): {frozen.fingerprint[:19]}")
-    results = run_sensors(ctx.paths.workspace, list(frozen.files), ctx.sensors,
-                          settings=ctx.sensor_settings(), progress=progress)
+    results = run_sensors(
+        ctx.paths.workspace,
+        list(frozen.files),
+        ctx.sensors,
+        settings=ctx.sensor_settings(),
+        progress=progress,
+    )
     return Gathered(manifest, frozen, results)
 
 
@@ -99,32 +117,56 @@ def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     """The built-in reviewer: no model; it states what the sensors found, as a verdict."""
     blocking = sum(1 for r in results for f in r.findings if f.severity in ("critical", "major"))
     ran = ", ".join(f"{r.name} {r.status}" for r in results) or "no sensors"
-    summary = (f"Built-in review (no model): {ran}. "
-               f"{blocking} blocking sensor finding(s).")
+    summary = f"Built-in review (no model): {ran}. {blocking} blocking sensor finding(s)."
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
 
 
 def observations(results: list[CheckResult], answer: AnswerCheck) -> list[Observation]:
     seen = [_sensor_observation(r, f) for r in results for f in r.findings]
     if answer.answer is None:
-        seen.append(Observation(
-            "major", "correctness", "", None, f"reviewer unavailable: {answer.reason}",
-            "The reviewer's answer was missing or rejected, so the claimed source was not "
-            "reviewed by it.", "Run the review again with a working reviewer.", "runtime",
-            UNAVAILABLE_PRINT, check=None, rule="reviewer-unavailable"))
+        seen.append(
+            Observation(
+                "major",
+                "correctness",
+                "",
+                None,
+                f"reviewer unavailable: {answer.reason}",
+                "The reviewer's answer was missing or rejected, so the claimed source was not "
+                "reviewed by it.",
+                "Run the review again with a working reviewer.",
+                "runtime",
+                UNAVAILABLE_PRINT,
+                check=None,
+                rule="reviewer-unavailable",
+            )
+        )
         return seen
     from aidlc_review.review.ledger import reviewer_fingerprint
 
     for f in answer.answer.findings:
-        seen.append(Observation(
-            f.severity, f.category, f.path, f.location, f.finding, f.evidence, f.recommendation,
-            "reviewer", reviewer_fingerprint(f.path, f.category, f.finding)))
+        seen.append(
+            Observation(
+                f.severity,
+                f.category,
+                f.path,
+                f.location,
+                f.finding,
+                f.evidence,
+                f.recommendation,
+                "reviewer",
+                reviewer_fingerprint(f.path, f.category, f.finding),
+            )
+        )
     return seen
 
 
 def conclude(
-    ctx: UnitContext, doc: FindingsDocument, gathered: Gathered, reviewer: ReviewerRecord,
-    answer: AnswerCheck, baseline_digest: str,
+    ctx: UnitContext,
+    doc: FindingsDocument,
+    gathered: Gathered,
+    reviewer: ReviewerRecord,
+    answer: AnswerCheck,
+    baseline_digest: str,
 ) -> FindingsDocument:
     """The document after this pass, with a receipt bound to the bytes that were frozen."""
     attempt = doc.attempt
@@ -132,28 +174,47 @@ def conclude(
     history = doc.passes[-1].findings if doc.passes else []
     findings = merge(history, observations(gathered.results, answer), attempt, number)
     checks = [to_check(r) for r in gathered.results]
-    item = Pass(attempt=attempt, number=number, verdict=decide(findings),
-                source_fingerprint=gathered.frozen.fingerprint, reviewer=reviewer,
-                findings=findings, checks=checks)
+    item = Pass(
+        attempt=attempt,
+        number=number,  # type: ignore[call-arg]  # "pass" is the alias
+        verdict=decide(findings),
+        source_fingerprint=gathered.frozen.fingerprint,
+        reviewer=reviewer,
+        findings=findings,
+        checks=checks,
+    )
     passes = [*doc.passes, item]
     receipt = issue_receipt(
-        unit=doc.unit, manifest=ctx.paths.display(ctx.paths.manifest), frozen=gathered.frozen,
-        passes=passes, checks=checks, baseline_digest=baseline_digest)
-    return doc.model_copy(update={"passes": passes, "verdict": item.verdict, "checks": checks,
-                                  "receipt": receipt})
+        unit=doc.unit,
+        manifest=ctx.paths.display(ctx.paths.manifest),
+        frozen=gathered.frozen,
+        passes=passes,
+        checks=checks,
+        baseline_digest=baseline_digest,
+    )
+    return doc.model_copy(
+        update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}
+    )
 
 
 def reviewer_record(agent: str, answer: AnswerCheck) -> ReviewerRecord:
     if answer.answer is None:
         return ReviewerRecord(agent=agent, status="unavailable", reason=answer.reason)
-    return ReviewerRecord(agent=agent, status="answered", summary=answer.answer.summary,
-                          verdict=answer.answer.verdict)
+    return ReviewerRecord(
+        agent=agent, status="answered", summary=answer.answer.summary, verdict=answer.answer.verdict
+    )
 
 
 def to_check(result: CheckResult) -> Check:
-    return Check(name=result.name, status=result.status, reason=result.reason,
-                 command=result.command, tool=result.tool, tool_version=result.tool_version,
-                 findings=len(result.findings))
+    return Check(
+        name=result.name,
+        status=cast(CheckStatus, result.status),
+        reason=result.reason,
+        command=result.command,
+        tool=result.tool,
+        tool_version=result.tool_version,
+        findings=len(result.findings),
+    )
 
 
 def _sensor_observation(result: CheckResult, finding: CheckFinding) -> Observation:
@@ -164,7 +225,15 @@ def _sensor_observation(result: CheckResult, finding: CheckFinding) -> Observati
         evidence += f" at line {finding.line}"
     category = _CATEGORY.get(finding.category, finding.category)
     return Observation(
-        finding.severity, known_category(category), finding.path,
-        str(finding.line) if finding.line else None, finding.message, evidence + ".",
-        _ADVICE.get(result.name, "Fix what the check reports."), "sensor", finding.fingerprint,
-        check=result.name, rule=finding.rule)
+        cast(Severity, finding.severity),
+        known_category(category),
+        finding.path,
+        str(finding.line) if finding.line else None,
+        finding.message,
+        evidence + ".",
+        _ADVICE.get(result.name, "Fix what the check reports."),
+        "sensor",
+        finding.fingerprint,
+        check=result.name,
+        rule=finding.rule,
+    )

@@ -52,13 +52,16 @@ def digest_of(data: object) -> str:
 def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     """Hash every application source file of the workspace, sorted by path."""
     root = workspace.resolve()
-    prefixes = [_relative_prefix(root, path) for path in excluded]
-    prefixes = [p for p in prefixes if p is not None]
+    prefixes = [x for x in (_relative_prefix(root, path) for path in excluded) if x is not None]
     paths = _git_files(root)
     if paths is None:
         paths = _walk_files(root)
-    kept = [p for p in paths if not TOOL_LEFTOVERS.search(p)
-            and not any(p == x or p.startswith(x + "/") for x in prefixes)]
+    kept = [
+        p
+        for p in paths
+        if not TOOL_LEFTOVERS.search(p)
+        and not any(p == x or p.startswith(x + "/") for x in prefixes)
+    ]
     return {p: sha256_file(root / p) for p in sorted(kept) if (root / p).is_file()}
 
 
@@ -76,8 +79,19 @@ def _git_files(root: Path) -> list[str] | None:
         return None
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, check=True, timeout=120,
+            [
+                "git",
+                "-C",
+                str(root),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
+            capture_output=True,
+            check=True,
+            timeout=120,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -87,8 +101,11 @@ def _git_files(root: Path) -> list[str] | None:
 def _walk_files(root: Path) -> list[str]:
     found: list[str] = []
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS
-                         and not d.endswith(".egg-info"))
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d not in SKIPPED_DIRS and not d.endswith(".egg-info")
+        )
         for name in names:
             if not name.startswith("."):
                 found.append((Path(folder) / name).relative_to(root).as_posix())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import sha256_bytes, sha256_file
@@ -47,8 +46,9 @@ def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
 
 def _current_claims(paths: RecordPaths) -> set[str]:
     try:
-        return set(claimed_files(read_source_manifest(paths.manifest, paths.workspace),
-                                 paths.workspace))
+        return set(
+            claimed_files(read_source_manifest(paths.manifest, paths.workspace), paths.workspace)
+        )
     except InvalidInput:
         return set()  # the manifest's own change is reported by _manifest_reasons
 
@@ -77,8 +77,9 @@ def _claims_of_every_unit(paths: RecordPaths) -> set[str]:
     claimed: set[str] = set()
     for manifest in paths.all_manifests():
         try:
-            claimed.update(claimed_files(read_source_manifest(manifest, paths.workspace),
-                                         paths.workspace))
+            claimed.update(
+                claimed_files(read_source_manifest(manifest, paths.workspace), paths.workspace)
+            )
         except InvalidInput:
             continue
     return claimed

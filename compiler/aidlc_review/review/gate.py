@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.errors import AidlcError, EXIT_FAILED, InvalidInput
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.review.api import verify_review
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
@@ -35,45 +35,76 @@ class GateOutcome:
     open_findings: list[dict[str, Any]]
 
 
-def decide_gate(workspace: Path, unit: str | None, decision: str, *, note: str | None = None,
-                record: Path | None = None, manifest: Path | None = None) -> GateOutcome:
+def decide_gate(
+    workspace: Path,
+    unit: str | None,
+    decision: str,
+    *,
+    note: str | None = None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+) -> GateOutcome:
     if decision not in DECISIONS:
         raise InvalidInput(f"gate decision {decision!r}: must be one of {', '.join(DECISIONS)}")
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     with unit_lock(paths, lambda _: None):
         doc = load_document(paths.findings)
         if doc is None:
-            raise GateRefused(f"{paths.display(paths.findings)}: no review to decide on; "
-                              "run `aidlc-review review run` first")
+            raise GateRefused(
+                f"{paths.display(paths.findings)}: no review to decide on; "
+                "run `aidlc-review review run` first"
+            )
         attempt = doc.attempt
         if decision == "approve":
             doc = _approved(doc, paths, note)
         else:
             doc = _changes_requested(doc, note)
         save_document(paths, doc)
-    return GateOutcome(decision, attempt, doc.attempt, doc.verdict,
-                       [f.model_dump(mode="json") for f in doc.open_findings()])
+    return GateOutcome(
+        decision,
+        attempt,
+        doc.attempt,
+        doc.verdict,
+        [f.model_dump(mode="json") for f in doc.open_findings()],
+    )
 
 
 def _approved(doc: FindingsDocument, paths: RecordPaths, note: str | None) -> FindingsDocument:
     if doc.receipt is None or doc.receipt.attempt != doc.attempt:
-        raise GateRefused(f"{paths.display(paths.findings)}: attempt {doc.attempt} has no "
-                          "receipt to approve; run `aidlc-review review run` first")
+        raise GateRefused(
+            f"{paths.display(paths.findings)}: attempt {doc.attempt} has no "
+            "receipt to approve; run `aidlc-review review run` first"
+        )
     stale = verify_review(paths.workspace, paths.unit, paths.record, paths.manifest)
     if stale:
         lines = "\n".join(f"  {reason}" for reason in stale)
-        raise GateRefused(f"approval refused: the review no longer matches the source:\n{lines}\n"
-                          "run `aidlc-review review run` again (or request changes)")
+        raise GateRefused(
+            f"approval refused: the review no longer matches the source:\n{lines}\n"
+            "run `aidlc-review review run` again (or request changes)"
+        )
     if any(g.attempt == doc.attempt and g.decision == "approve" for g in doc.gate):
         return doc
-    decision = GateDecision(attempt=doc.attempt, decision="approve", note=note,
-                            receipt_fingerprint=doc.receipt.unit_source_fingerprint)
+    decision = GateDecision(
+        attempt=doc.attempt,
+        decision="approve",
+        note=note,
+        receipt_fingerprint=doc.receipt.unit_source_fingerprint,
+    )
     return doc.model_copy(update={"gate": [*doc.gate, decision]})
 
 
 def _changes_requested(doc: FindingsDocument, note: str | None) -> FindingsDocument:
-    decision = GateDecision(attempt=doc.attempt, decision="request-changes", note=note,
-                            receipt_fingerprint=(doc.receipt.unit_source_fingerprint
-                                                 if doc.receipt else None))
-    return doc.model_copy(update={"gate": [*doc.gate, decision], "attempt": doc.attempt + 1,
-                                  "verdict": "NOT-READY", "receipt": None})
+    decision = GateDecision(
+        attempt=doc.attempt,
+        decision="request-changes",
+        note=note,
+        receipt_fingerprint=(doc.receipt.unit_source_fingerprint if doc.receipt else None),
+    )
+    return doc.model_copy(
+        update={
+            "gate": [*doc.gate, decision],
+            "attempt": doc.attempt + 1,
+            "verdict": "NOT-READY",
+            "receipt": None,
+        }
+    )

@@ -48,24 +48,43 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
         doc = load_document(paths.findings) or engine.new_document(paths.unit)
         number = len(doc.attempt_passes()) + 1
         if number > ctx.budget:
-            raise InvalidInput(f"{paths.display(paths.findings)}: attempt {doc.attempt} has used its "
-                               f"{ctx.budget} pass(es); decide at the gate (`review gate`)")
+            raise InvalidInput(
+                f"{paths.display(paths.findings)}: attempt {doc.attempt} has used its "
+                f"{ctx.budget} pass(es); decide at the gate (`review gate`)"
+            )
         engine.ensure_baseline(ctx, doc.attempt)
         gathered = engine.gather(ctx, say)
-        request_id = f"{paths.unit or 'stage'}-a{doc.attempt}-p{number}-{gathered.frozen.fingerprint[7:15]}"
-        brief = write_brief(paths.brief("reviewer", doc.attempt, number),
-                            reviewer_brief(ctx, doc, gathered))
-        saved = {"request": request_id, "attempt": doc.attempt, "pass": number, "mode": ctx.mode,
-                 "harness": str(ctx.harness), "manifest_digest": gathered.frozen.manifest_digest,
-                 "files": gathered.frozen.files, "fingerprint": gathered.frozen.fingerprint,
-                 "results": [r.to_json() for r in gathered.results]}
+        request_id = (
+            f"{paths.unit or 'stage'}-a{doc.attempt}-p{number}-{gathered.frozen.fingerprint[7:15]}"
+        )
+        brief = write_brief(
+            paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
+        )
+        saved = {
+            "request": request_id,
+            "attempt": doc.attempt,
+            "pass": number,
+            "mode": ctx.mode,
+            "harness": str(ctx.harness),
+            "manifest_digest": gathered.frozen.manifest_digest,
+            "files": gathered.frozen.files,
+            "fingerprint": gathered.frozen.fingerprint,
+            "results": [r.to_json() for r in gathered.results],
+        }
         write_atomic(paths.requests / f"{request_id}.json", dump_json(saved))
     return Started(request_id, brief, doc.attempt, number, ctx.budget)
 
 
-def submit_review(workspace: Path, unit: str | None, request_id: str, answer: Path, *,
-                  record: Path | None = None, manifest: Path | None = None,
-                  progress: Callable[[str], None] | None = None) -> ReviewOutcome:
+def submit_review(
+    workspace: Path,
+    unit: str | None,
+    request_id: str,
+    answer: Path,
+    *,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ReviewOutcome:
     say = progress or (lambda _: None)
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     saved = _load_request(paths, request_id)
@@ -77,15 +96,18 @@ def submit_review(workspace: Path, unit: str | None, request_id: str, answer: Pa
     with unit_lock(paths, say):
         doc = load_document(paths.findings) or engine.new_document(paths.unit)
         if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved["attempt"], saved["pass"]):
-            raise InvalidInput(f"--request {request_id}: already submitted, or superseded; "
-                               "run `review start` again")
+            raise InvalidInput(
+                f"--request {request_id}: already submitted, or superseded; "
+                "run `review start` again"
+            )
         gathered = _regather(ctx, saved)
         checked = validate_answer(text, gathered.frozen.files)
         if checked.reason:
             say(f"answer rejected: {checked.reason}")
         baseline = engine.ensure_baseline(ctx, doc.attempt)
-        doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(HOST_AGENT, checked),
-                              checked, baseline)
+        doc = engine.conclude(
+            ctx, doc, gathered, engine.reviewer_record(HOST_AGENT, checked), checked, baseline
+        )
         save_document(paths, doc)
     return outcome_of(doc, paths)
 
@@ -107,13 +129,23 @@ def _regather(ctx: UnitContext, saved: dict[str, Any]) -> engine.Gathered:
     manifest = engine.read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
     if frozen.fingerprint != saved["fingerprint"]:
-        raise InvalidInput(f"--request {saved['request']}: the claimed source or the manifest "
-                           "changed since `review start`; run `review start` again")
+        raise InvalidInput(
+            f"--request {saved['request']}: the claimed source or the manifest "
+            "changed since `review start`; run `review start` again"
+        )
     results = [_result(r) for r in saved["results"]]
     return engine.Gathered(manifest, frozen, results)
 
 
 def _result(data: dict[str, Any]) -> CheckResult:
     findings = tuple(CheckFinding.from_json(f) for f in data["findings"])
-    return CheckResult(data["name"], data["status"], data["reason"], data["command"],
-                       data["duration_ms"], findings, data.get("tool"), data.get("tool_version"))
+    return CheckResult(
+        data["name"],
+        data["status"],
+        data["reason"],
+        data["command"],
+        data["duration_ms"],
+        findings,
+        data.get("tool"),
+        data.get("tool_version"),
+    )

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import cast
 
-from aidlc_review.review.models import CATEGORIES, Finding
+from aidlc_review.review.models import CATEGORIES, Category, Finding, Severity, Source
 
 _NUMBERS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
@@ -22,14 +23,14 @@ _SPACE = re.compile(r"\s+")
 class Observation:
     """One finding as seen in this pass, before it has an ID."""
 
-    severity: str
+    severity: Severity
     category: str
     path: str
     location: str | None
     finding: str
     evidence: str
     recommendation: str
-    source: str
+    source: Source
     fingerprint: str
     check: str | None = None
     rule: str | None = None
@@ -45,8 +46,8 @@ def reviewer_fingerprint(path: str, category: str, text: str) -> str:
     return "sha256:" + digest.hexdigest()[:32]
 
 
-def known_category(category: str, fallback: str = "maintainability") -> str:
-    return category if category in CATEGORIES else fallback
+def known_category(category: str, fallback: Category = "maintainability") -> Category:
+    return cast(Category, category) if category in CATEGORIES else fallback
 
 
 def merge(
@@ -73,7 +74,8 @@ def merge(
         current[obs.fingerprint] = _finding(obs, finding_id, first_seen, attempt)
     resolved = [
         f if f.status == "resolved" else f.model_copy(update={"status": "resolved"})
-        for f in history if f.fingerprint not in current
+        for f in history
+        if f.fingerprint not in current
     ]
     return sorted([*current.values(), *resolved], key=lambda f: _id_number(f.id))
 
@@ -91,11 +93,21 @@ def _unique(seen: list[Observation]) -> list[Observation]:
 
 def _finding(obs: Observation, finding_id: str, first_seen: int, attempt: int) -> Finding:
     return Finding(
-        id=finding_id, severity=obs.severity, category=known_category(obs.category),
-        path=obs.path, location=obs.location, finding=obs.finding, evidence=obs.evidence,
-        recommendation=obs.recommendation, status="open", source=obs.source,
-        check=obs.check, rule=obs.rule, fingerprint=obs.fingerprint,
-        first_seen=first_seen, attempt=attempt,
+        id=finding_id,
+        severity=obs.severity,
+        category=known_category(obs.category),
+        path=obs.path,
+        location=obs.location,
+        finding=obs.finding,
+        evidence=obs.evidence,
+        recommendation=obs.recommendation,
+        status="open",
+        source=obs.source,
+        check=obs.check,
+        rule=obs.rule,
+        fingerprint=obs.fingerprint,
+        first_seen=first_seen,
+        attempt=attempt,
     )
 
 

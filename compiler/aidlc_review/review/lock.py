@@ -14,8 +14,9 @@ DEFAULT_WAIT = 3600.0
 
 
 @contextmanager
-def unit_lock(paths: RecordPaths, progress: Callable[[str], None],
-              wait: float = DEFAULT_WAIT) -> Iterator[None]:
+def unit_lock(
+    paths: RecordPaths, progress: Callable[[str], None], wait: float = DEFAULT_WAIT
+) -> Iterator[None]:
     """Hold the unit's lock; a second run waits for the first, then sees its passes."""
     paths.engine.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(paths.lock))
@@ -26,8 +27,10 @@ def unit_lock(paths: RecordPaths, progress: Callable[[str], None],
         try:
             lock.acquire(timeout=wait)
         except Timeout:
-            raise LockBusy(f"{paths.lock}: another review of this unit held the lock for "
-                           f"{wait:g}s; try again later") from None
+            raise LockBusy(
+                f"{paths.lock}: another review of this unit held the lock for "
+                f"{wait:g}s; try again later"
+            ) from None
     try:
         yield
     finally:

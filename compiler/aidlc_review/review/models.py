@@ -13,11 +13,23 @@ from pydantic import BaseModel, ConfigDict, Field
 Severity = Literal["critical", "major", "minor"]
 Verdict = Literal["READY", "NOT-READY"]
 Status = Literal["open", "resolved"]
+CheckStatus = Literal["passed", "failed", "skipped", "error"]
 Source = Literal["reviewer", "sensor", "runtime"]
 Category = Literal[
-    "requirements", "correctness", "error-handling", "concurrency", "performance",
-    "maintainability", "architecture", "tests", "security", "compatibility",
-    "configuration", "observability", "accessibility", "documentation",
+    "requirements",
+    "correctness",
+    "error-handling",
+    "concurrency",
+    "performance",
+    "maintainability",
+    "architecture",
+    "tests",
+    "security",
+    "compatibility",
+    "configuration",
+    "observability",
+    "accessibility",
+    "documentation",
 ]
 CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
 BLOCKING: frozenset[str] = frozenset({"critical", "major"})
@@ -76,7 +88,7 @@ class Finding(Model):
 
 class Check(Model):
     name: str
-    status: Literal["passed", "failed", "skipped", "error"]
+    status: CheckStatus
     reason: str | None = None
     command: str | None = None
     tool: str | None = None

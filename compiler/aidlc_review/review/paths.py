@@ -33,14 +33,19 @@ class RecordPaths:
 
     @classmethod
     def resolve(
-        cls, workspace: Path, unit: str | None, record: Path | None = None,
+        cls,
+        workspace: Path,
+        unit: str | None,
+        record: Path | None = None,
         manifest: Path | None = None,
     ) -> RecordPaths:
         root = workspace.resolve()
         if not root.is_dir():
             raise InvalidInput(f"{workspace}: workspace directory not found")
         if unit is not None and (not _UNIT.match(unit) or unit in (".", "..")):
-            raise InvalidInput(f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')")
+            raise InvalidInput(
+                f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')"
+            )
         record_dir = (record if record is not None else root / "aidlc-docs").resolve()
         default_manifest = _construction(record_dir, unit) / SOURCE_STAGE / MANIFEST_FILE
         return cls(root, record_dir, unit, (manifest or default_manifest).resolve())

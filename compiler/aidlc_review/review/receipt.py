@@ -17,15 +17,29 @@ def findings_digest(passes: Sequence[Pass]) -> str:
 
 
 def issue_receipt(
-    *, unit: str | None, manifest: str, frozen: Frozen, passes: Sequence[Pass],
-    checks: Sequence[Check], baseline_digest: str,
+    *,
+    unit: str | None,
+    manifest: str,
+    frozen: Frozen,
+    passes: Sequence[Pass],
+    checks: Sequence[Check],
+    baseline_digest: str,
 ) -> Receipt:
     last = passes[-1]
-    sensors = [SensorVersion(name=c.name, status=c.status, tool=c.tool, tool_version=c.tool_version)
-               for c in checks]
+    sensors = [
+        SensorVersion(name=c.name, status=c.status, tool=c.tool, tool_version=c.tool_version)
+        for c in checks
+    ]
     return Receipt(
-        unit=unit, attempt=last.attempt, number=last.number, verdict=last.verdict,
-        manifest=manifest, manifest_digest=frozen.manifest_digest, files=dict(frozen.files),
-        unit_source_fingerprint=frozen.fingerprint, sensors=sensors,
-        findings_digest=findings_digest(passes), baseline_digest=baseline_digest,
+        unit=unit,
+        attempt=last.attempt,
+        number=last.number,  # type: ignore[call-arg]  # "pass" is the alias
+        verdict=last.verdict,
+        manifest=manifest,
+        manifest_digest=frozen.manifest_digest,
+        files=dict(frozen.files),
+        unit_source_fingerprint=frozen.fingerprint,
+        sensors=sensors,
+        findings_digest=findings_digest(passes),
+        baseline_digest=baseline_digest,
     )

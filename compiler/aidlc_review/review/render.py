@@ -11,15 +11,39 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("aidlc_review", "templates"), undefined=StrictUndefined,
-        autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        loader=PackageLoader("aidlc_review", "templates"),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     env.filters["quote"] = _blockquote
+    env.filters["demote"] = _demote
+    env.filters["oneline"] = _oneline
+    env.filters["cell"] = lambda text: _oneline(text).replace("|", "\\|")
     return env
 
 
 def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
+
+
+def _oneline(text: object) -> str:
+    """Text for a list item or a table cell: one line, whitespace collapsed."""
+    return " ".join(str(text or "").split())
+
+
+def _demote(text: str, levels: int) -> str:
+    """Push Markdown headings down so an embedded document nests under ours."""
+    lines, fenced = [], False
+    for line in str(text).splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            line = "#" * levels + line
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _blockquote(text: str) -> str:

@@ -18,10 +18,14 @@ def report_context(doc: FindingsDocument) -> dict[str, Any]:
     open_ = [f for f in findings if f.status == "open"]
     open_.sort(key=lambda f: (f.severity not in BLOCKING, f.severity != "critical", f.id))
     return {
-        "doc": doc, "unit_label": unit_label(doc.unit), "last": last,
+        "doc": doc,
+        "unit_label": unit_label(doc.unit),
+        "last": last,
         "passes_in_attempt": len(doc.attempt_passes()),
-        "open": open_, "resolved": [f for f in findings if f.status == "resolved"],
-        "history": [_history_row(p) for p in doc.passes], "gate_line": _gate_line(doc),
+        "open": open_,
+        "resolved": [f for f in findings if f.status == "resolved"],
+        "history": [_history_row(p) for p in doc.passes],
+        "gate_line": _gate_line(doc),
         "tools": {c.name: tool_label(c.tool, c.tool_version) for c in doc.checks},
     }
 
@@ -41,15 +45,21 @@ def render_report(doc: FindingsDocument) -> str:
 
 def _history_row(item: Pass) -> dict[str, Any]:
     open_ = [f for f in item.findings if f.status == "open"]
-    reviewer = item.reviewer.agent if item.reviewer.status == "answered" else (
-        f"{item.reviewer.agent} unavailable")
+    reviewer = (
+        item.reviewer.agent
+        if item.reviewer.status == "answered"
+        else (f"{item.reviewer.agent} unavailable")
+    )
     repair = f"{item.repair.agent}: {item.repair.status}" if item.repair else ""
     return {
-        "attempt": item.attempt, "number": item.number, "verdict": item.verdict,
+        "attempt": item.attempt,
+        "number": item.number,
+        "verdict": item.verdict,
         "blocking": sum(f.severity in BLOCKING for f in open_),
         "minor": sum(f.severity not in BLOCKING for f in open_),
         "resolved": sum(f.status == "resolved" for f in item.findings),
-        "reviewer": reviewer, "repair": repair,
+        "reviewer": reviewer,
+        "repair": repair,
     }
 
 
@@ -59,5 +69,7 @@ def _gate_line(doc: FindingsDocument) -> str:
         return f"Gate: {decided[-1].decision} recorded for attempt {doc.attempt}."
     if doc.receipt is None:
         return ""
-    return ("Awaiting the code-review gate: `aidlc-review review gate --approve` or "
-            "`--request-changes`.")
+    return (
+        "Awaiting the code-review gate: `aidlc-review review gate --approve` or "
+        "`--request-changes`."
+    )

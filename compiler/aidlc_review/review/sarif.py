@@ -19,10 +19,18 @@ def sarif_log(doc: FindingsDocument) -> dict[str, Any]:
     rules = sorted({_rule_id(f) for f in findings})
     index = {rule: i for i, rule in enumerate(rules)}
     driver = {
-        "name": "aidlc-review", "version": __version__, "semanticVersion": __version__,
+        "name": "aidlc-review",
+        "version": __version__,
+        "semanticVersion": __version__,
         "informationUri": "https://github.com/awslabs/aidlc-workflows",
-        "rules": [{"id": rule, "name": rule.replace("/", "-"),
-                   "shortDescription": {"text": f"code review: {rule}"}} for rule in rules],
+        "rules": [
+            {
+                "id": rule,
+                "name": rule.replace("/", "-"),
+                "shortDescription": {"text": f"code review: {rule}"},
+            }
+            for rule in rules
+        ],
     }
     run: dict[str, Any] = {
         "tool": {"driver": driver},
@@ -38,25 +46,33 @@ def write_sarif(path: Path, doc: FindingsDocument) -> None:
 
 
 def _rule_id(finding: Finding) -> str:
-    if finding.rule:
-        return finding.rule if "/" in finding.rule else f"{finding.source}/{finding.rule}"
-    return f"{finding.source}/{finding.category}"
+    """``linter/F401``, ``secret-scan/AWSKeyDetector``, ``reviewer/error-handling``."""
+    owner = finding.check or finding.source
+    rule = finding.rule or finding.category
+    return rule if rule.startswith(owner + "/") else f"{owner}/{rule}"
 
 
 def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
     rule = _rule_id(finding)
     result: dict[str, Any] = {
-        "ruleId": rule, "ruleIndex": index[rule], "level": LEVELS[finding.severity],
+        "ruleId": rule,
+        "ruleIndex": index[rule],
+        "level": LEVELS[finding.severity],
         "message": {"text": f"{finding.id}: {finding.finding}"},
         "partialFingerprints": {"aidlcFinding/v1": finding.fingerprint},
-        "properties": {"id": finding.id, "severity": finding.severity,
-                       "category": finding.category, "source": finding.source,
-                       "security-severity": SECURITY_SEVERITY[finding.severity],
-                       "recommendation": finding.recommendation},
+        "properties": {
+            "id": finding.id,
+            "severity": finding.severity,
+            "category": finding.category,
+            "source": finding.source,
+            "security-severity": SECURITY_SEVERITY[finding.severity],
+            "recommendation": finding.recommendation,
+        },
     }
     if finding.path:
-        location: dict[str, Any] = {"artifactLocation": {"uri": finding.path,
-                                                         "uriBaseId": "%SRCROOT%"}}
+        location: dict[str, Any] = {
+            "artifactLocation": {"uri": finding.path, "uriBaseId": "%SRCROOT%"}
+        }
         if finding.location:
             start, _, end = finding.location.partition("-")
             location["region"] = {"startLine": int(start), "endLine": int(end or start)}

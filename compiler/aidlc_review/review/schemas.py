@@ -8,9 +8,11 @@ Regenerate after changing ``review/models.py``::
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, ReviewerAnswer
@@ -19,7 +21,10 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 FINDINGS_SCHEMA = "code-review-findings.schema.json"
 ANSWER_SCHEMA = "reviewer-answer.schema.json"
 REGENERATE = ".venv/bin/python -m aidlc_review.review.schemas"
-_SOURCES = {FINDINGS_SCHEMA: FindingsDocument, ANSWER_SCHEMA: ReviewerAnswer}
+_SOURCES: dict[str, type[BaseModel]] = {
+    FINDINGS_SCHEMA: FindingsDocument,
+    ANSWER_SCHEMA: ReviewerAnswer,
+}
 _IDS = {
     FINDINGS_SCHEMA: "https://aidlc-code-review.invalid/schemas/code-review-findings.schema.json",
     ANSWER_SCHEMA: "https://aidlc-code-review.invalid/schemas/reviewer-answer.schema.json",
@@ -30,20 +35,26 @@ def schema_texts() -> dict[str, str]:
     """Each schema file's exact text as the models define it today."""
     texts = {}
     for name, model in _SOURCES.items():
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _IDS[name],
-                  **model.model_json_schema(by_alias=True)}
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": _IDS[name],
+            **model.model_json_schema(by_alias=True),
+        }
         texts[name] = dump_json(schema)
     return texts
 
 
 def drifted() -> list[str]:
     """Names of committed schema files that differ from the models."""
-    return sorted(name for name, text in schema_texts().items()
-                  if not (SCHEMA_DIR / name).is_file()
-                  or (SCHEMA_DIR / name).read_text(encoding="utf-8") != text)
+    return sorted(
+        name
+        for name, text in schema_texts().items()
+        if not (SCHEMA_DIR / name).is_file()
+        or (SCHEMA_DIR / name).read_text(encoding="utf-8") != text
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
     return data

@@ -51,4 +51,6 @@ def load_receipt(paths: RecordPaths) -> Receipt | None:
     try:
         return Receipt.model_validate(json.loads(paths.receipt.read_bytes()))
     except (ValueError, ValidationError):
-        raise InvalidInput(f"{paths.receipt}: not a valid receipt; run `review run` again") from None
+        raise InvalidInput(
+            f"{paths.receipt}: not a valid receipt; run `review run` again"
+        ) from None

@@ -61,16 +61,22 @@ class UnitContext:
         folder = self.harness / "knowledge" / self.stage.lead_agent
         if not folder.is_dir():
             return []
-        return [Knowledge(p.relative_to(self.harness).as_posix(), p.read_text(encoding="utf-8").strip())
-                for p in sorted(folder.glob("*.md")) if p.is_file()]
+        return [
+            Knowledge(p.relative_to(self.harness).as_posix(), p.read_text(encoding="utf-8").strip())
+            for p in sorted(folder.glob("*.md"))
+            if p.is_file()
+        ]
 
     def upstream(self) -> list[str]:
         """Record artifacts the reviewer may read: this unit's construction record and inception."""
         paths = self.paths
         found: list[Path] = []
         if paths.unit_dir().is_dir():
-            found += [p for p in paths.unit_dir().rglob("*")
-                      if p.is_file() and not p.is_relative_to(paths.stage_dir)]
+            found += [
+                p
+                for p in paths.unit_dir().rglob("*")
+                if p.is_file() and not p.is_relative_to(paths.stage_dir)
+            ]
         inception = paths.record / "inception"
         if inception.is_dir():
             found += [p for p in inception.rglob("*") if p.is_file()]
@@ -85,9 +91,11 @@ class UnitContext:
         settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
         table = _workspace_table(self.paths.workspace)
         merged = {**table, **table.get("units", {}).get(self.paths.unit or "", {})}
-        for key, name in (("test-command", "coverage_command"),
-                          ("coverage-threshold", "coverage_threshold"),
-                          ("base-revision", "base_revision")):
+        for key, name in (
+            ("test-command", "coverage_command"),
+            ("coverage-threshold", "coverage_threshold"),
+            ("base-revision", "base_revision"),
+        ):
             if key in merged:
                 settings[name] = merged[key]
         return settings

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-from aidlc_review.review.models import Finding
+from aidlc_review.review.models import Finding, Verdict
 
-READY = "READY"
-NOT_READY = "NOT-READY"
+READY: Final = "READY"
+NOT_READY: Final = "NOT-READY"
 
 
-def decide(findings: Iterable[Finding]) -> str:
+def decide(findings: Iterable[Finding]) -> Verdict:
     return NOT_READY if any(f.blocking for f in findings) else READY
 
 

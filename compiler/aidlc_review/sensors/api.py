@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.definitions.sensor import SensorManifest
-from aidlc_review.sensors.cache import ResultCache, default_cache_dir
+from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import SensorContext, SensorError, ToolMissing
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.registry import resolve_runner
@@ -39,8 +39,9 @@ def run_sensors(
     root = cache_dir or default_cache_dir()
     cache = ResultCache(root if settings.get("cache", True) else None)
     try:
-        return [_run_one(workspace, files, m, settings, cache, root, progress or _quiet)
-                for m in chosen]
+        return [
+            _run_one(workspace, files, m, settings, cache, root, progress or _quiet) for m in chosen
+        ]
     finally:
         cache.close()
 
@@ -49,30 +50,53 @@ def _quiet(_: str) -> None:
     return None
 
 
-def _run_one(workspace: Path, files: list[str], manifest: SensorManifest, settings: dict[str, Any],
-             cache: ResultCache, root: Path, progress: Callable[[str], None]) -> CheckResult:
+def _run_one(
+    workspace: Path,
+    files: list[str],
+    manifest: SensorManifest,
+    settings: dict[str, Any],
+    cache: ResultCache,
+    root: Path,
+    progress: Callable[[str], None],
+) -> CheckResult:
     name = manifest.id
     required = bool(manifest.runner and manifest.runner.required)
-    runner = resolve_runner(manifest.runner.name if manifest.runner else name)
-    started = time.monotonic()
+    if manifest.runner is None:
+        return skipped(
+            name,
+            f"no runner block (upstream fires it with: {manifest.command})",
+            manifest.category,
+            command=manifest.command,
+        )
+    runner = resolve_runner(manifest.runner.name)
     if runner is None:
-        result = skipped(name, f"no built-in runner for sensor {name!r}", manifest.category,
-                         required=required, command=manifest.command)
-        return result
+        return skipped(
+            name,
+            f"no built-in runner {manifest.runner.name!r}",
+            manifest.category,
+            required=required,
+            command=manifest.command,
+        )
+    started = time.monotonic()
     matching = filter_matching(manifest.matches, files)
-    scratch = root / "scratch" / name
+    # per workspace: parallel units (Bolt worktrees) must not share mypy's or ruff's own caches
+    workspace = workspace.resolve()
+    scratch = root / "scratch" / digest(str(workspace))[:16] / name
     scratch.mkdir(parents=True, exist_ok=True)
-    ctx = SensorContext(workspace.resolve(), matching, manifest, settings, cache, scratch, progress)
+    ctx = SensorContext(workspace, matching, manifest, settings, cache, scratch, progress)
     progress(f"{name}: {len(matching)} claimed file(s) match {manifest.matches}")
     try:
         result = runner(ctx)
     except ToolMissing as exc:
-        result = skipped(name, str(exc), manifest.category, required=required,
-                         details={"unavailable": True})
+        result = skipped(
+            name, str(exc), manifest.category, required=required, details={"unavailable": True}
+        )
     except SensorError as exc:
         result = errored(name, str(exc), manifest.category)
     except Exception as exc:  # a runner bug must still read as "could not verify", never a pass
-        result = errored(name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category)
+        result = errored(
+            name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category
+        )
     elapsed = int((time.monotonic() - started) * 1000)
     progress(f"{name}: {result.status} ({len(result.findings)} finding(s), {elapsed} ms)")
     return result.timed(elapsed)

@@ -16,16 +16,25 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 _FILE = re.compile(r"^\+\+\+ b/(.+)$", re.MULTILINE)
 
 
-def changed_lines(workspace: Path, base: str, files: list[str], timeout: float) -> dict[str, set[int]]:
+def changed_lines(
+    workspace: Path, base: str, files: list[str], timeout: float
+) -> dict[str, set[int]]:
     git = find_tool("git")
     if git is None:
         raise SensorError("git not found on PATH (needed for changed-lines coverage)")
     if base.startswith("-"):
         raise SensorError(f"base revision {base!r} looks like an option")
-    at_base = set(_git(git, workspace, timeout, ["ls-tree", "-r", "--name-only", base, "--", *files])
-                  .splitlines())
-    diff = _git(git, workspace, timeout,
-                ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative", base, "--", *files])
+    at_base = set(
+        _git(
+            git, workspace, timeout, ["ls-tree", "-r", "--name-only", base, "--", *files]
+        ).splitlines()
+    )
+    diff = _git(
+        git,
+        workspace,
+        timeout,
+        ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative", base, "--", *files],
+    )
     changed = _parse_diff(diff)
     for path in files:
         if path not in at_base:
@@ -38,7 +47,9 @@ def _git(git: Path, workspace: Path, timeout: float, args: list[str]) -> str:
     if run.timed_out:
         raise SensorError(f"git {args[0]} timed out after {timeout:g}s")
     if run.returncode != 0:
-        raise SensorError(f"git {args[0]} against the base revision failed: {last_line(run.stderr)}")
+        raise SensorError(
+            f"git {args[0]} against the base revision failed: {last_line(run.stderr)}"
+        )
     return run.stdout
 
 

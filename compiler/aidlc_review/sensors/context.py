@@ -8,19 +8,19 @@ hung or said something unreadable (the caller turns that into ``error``).
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
-from aidlc_review.fsio import sha256_file
 from aidlc_review.sensors.cache import ConfigDigests, ResultCache, digest
 from aidlc_review.sensors.results import CheckFinding, CheckResult, make_finding, skipped
 from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, tool_version
 
-MAX_ARGV_FILES = 500
+ARGV_BUDGET = 100_000  # bytes of file names per tool run: far below ARG_MAX, one run for most units
 
 
 class SensorError(Exception):
@@ -72,10 +72,26 @@ class SensorContext:
         chosen = self.runner.severity.get(key, self.runner.severity.get("default", default))
         return "minor" if self.manifest.default_severity == "advisory" else chosen
 
-    def finding(self, path: str, line: int | None, message: str, rule: str | None,
-                severity_key: str, default: str = "minor", identity: str | None = None) -> CheckFinding:
-        return make_finding(self.name, self.severity(severity_key, default), self.manifest.category,
-                            path, line, message, rule, identity)
+    def finding(
+        self,
+        path: str,
+        line: int | None,
+        message: str,
+        rule: str | None,
+        severity_key: str,
+        default: str = "minor",
+        identity: str | None = None,
+    ) -> CheckFinding:
+        return make_finding(
+            self.name,
+            self.severity(severity_key, default),
+            self.manifest.category,
+            path,
+            line,
+            message,
+            rule,
+            identity,
+        )
 
     def run(self, argv: list[str], env: dict[str, str] | None = None) -> ToolRun:
         run = run_tool(argv, self.workspace, self.timeout, env)
@@ -85,7 +101,9 @@ class SensorContext:
 
 
 def nothing_to_check(ctx: SensorContext) -> CheckResult:
-    return skipped(ctx.name, f"no claimed file matches {ctx.manifest.matches}", ctx.manifest.category)
+    return skipped(
+        ctx.name, f"no claimed file matches {ctx.manifest.matches}", ctx.manifest.category
+    )
 
 
 def is_detected(spec: ToolSpec, workspace: Path) -> bool:
@@ -122,7 +140,9 @@ def select_tool(ctx: SensorContext) -> Tool:
     configured = [spec for spec in ctx.runner.tools if is_detected(spec, ctx.workspace)]
     if not configured:
         names = sorted({entry for spec in ctx.runner.tools for entry in spec.detect})
-        raise ToolMissing(f"no {ctx.name} configured in the workspace (looked for {', '.join(names)})")
+        raise ToolMissing(
+            f"no {ctx.name} configured in the workspace (looked for {', '.join(names)})"
+        )
     for spec in configured:
         path = find_tool(spec.tool, ctx.settings.get("tool_path"))
         if path is not None:
@@ -142,11 +162,35 @@ def _cached_version(ctx: SensorContext, path: Path, argv: list[str] | None) -> s
     return version
 
 
+def _batches(files: list[str]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for name in files:
+        if batch and size + len(name) + 1 > ARGV_BUDGET:
+            yield batch
+            batch, size = [], 0
+        batch.append(name)
+        size += len(name) + 1
+    if batch:
+        yield batch
+
+
+def _file_key(*parts: str) -> str:
+    # plain joins, not digest(): this runs once per claimed file on every run
+    return "file:" + hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _content_hash(path: Path) -> str:
+    # one read per file: claimed files are source files, small enough to hold at once
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 CheckFiles = Callable[[list[str]], dict[str, list[CheckFinding]]]
 
 
-def run_file_local(ctx: SensorContext, tool_key: Any, label: str, config_names: list[str],
-                   check: CheckFiles) -> list[CheckFinding]:
+def run_file_local(
+    ctx: SensorContext, tool_key: Any, label: str, config_names: list[str], check: CheckFiles
+) -> list[CheckFinding]:
     """Check only the files whose (content, tool version and settings, config) is not cached yet.
 
     ``tool_key`` identifies the tool build and its settings; ``check`` runs the tool on a
@@ -155,14 +199,18 @@ def run_file_local(ctx: SensorContext, tool_key: Any, label: str, config_names: 
     """
     configs = ConfigDigests(ctx.workspace, config_names)
     base = digest(ctx.name, tool_key, ctx.runner.severity, ctx.manifest.default_severity)
-    keys = {f: "file:" + digest(base, f, sha256_file(ctx.workspace / f), configs.for_file(f))
-            for f in ctx.files}
+    keys = {
+        f: _file_key(base, f, _content_hash(ctx.workspace / f), configs.for_file(f))
+        for f in ctx.files
+    }
     cached = ctx.cache.get_many(list(keys.values()))
     todo = [f for f in ctx.files if keys[f] not in cached]
-    results = {f: [CheckFinding.from_json(d) for d in cached[keys[f]]]
-               for f in ctx.files if keys[f] in cached}
-    for start in range(0, len(todo), MAX_ARGV_FILES):
-        batch = todo[start:start + MAX_ARGV_FILES]
+    results = {
+        f: [CheckFinding.from_json(d) for d in cached[keys[f]]]
+        for f in ctx.files
+        if keys[f] in cached
+    }
+    for batch in _batches(todo):
         ctx.progress(f"{ctx.name}: checking {len(batch)} file(s) with {label}")
         found = check(batch)
         fresh = {f: found.get(f, []) for f in batch}

@@ -62,26 +62,50 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
         run = ctx.run(argv, {"PYTHONDONTWRITEBYTECODE": "1"})
         shown = shown_command([*tool.argv(), *tests], [])
         if run.returncode != 0:
-            findings.append(ctx.finding(
-                "", None, f"the targeted test command exited {run.returncode}: "
-                f"{last_line(run.stdout or run.stderr, 200)}", f"{ctx.name}/tests-failed",
-                "tests_failed", "major", identity=""))
+            findings.append(
+                ctx.finding(
+                    "",
+                    None,
+                    f"the targeted test command exited {run.returncode}: "
+                    f"{last_line(run.stdout or run.stderr, 200)}",
+                    f"{ctx.name}/tests-failed",
+                    "tests_failed",
+                    "major",
+                    identity="",
+                )
+            )
         data_file = _combined(work / ".coverage")
     else:
-        return skipped(ctx.name, "no targeted test command (coverage_command) or coverage data "
-                       "file (coverage_data_file) configured", ctx.manifest.category)
+        return skipped(
+            ctx.name,
+            "no targeted test command (coverage_command) or coverage data "
+            "file (coverage_data_file) configured",
+            ctx.manifest.category,
+        )
     report = _report(ctx, data_file, sources, work)
     changed = None
     if ctx.settings.get("base_revision"):
         changed = _changed_coverage(ctx, sources, report, str(ctx.settings["base_revision"]))
     findings += _judge(ctx, sources, report, changed, threshold)
     result = judged(ctx.name, findings, shown, tool=tool_name, tool_version=version)
-    details = {"threshold": threshold, "total": _total(sources, report),
-               "files": {f: _public(report[f]) for f in sources if f in report}}
+    details = {
+        "threshold": threshold,
+        "total": _total(sources, report),
+        "files": {f: _public(report[f]) for f in sources if f in report},
+    }
     if changed is not None:
         details["changed_lines"] = changed
-    return CheckResult(result.name, result.status, None, result.command, 0, result.findings,
-                       result.tool, result.tool_version, details)
+    return CheckResult(
+        result.name,
+        result.status,
+        None,
+        result.command,
+        0,
+        result.findings,
+        result.tool,
+        result.tool_version,
+        details,
+    )
 
 
 def _library_version() -> str:
@@ -91,7 +115,7 @@ def _library_version() -> str:
 
 
 def _as_module(command: Any) -> list[str]:
-    """``pytest tests/x`` or ``python -m pytest tests/x`` -> ``-m pytest tests/x``; a script stays."""
+    """``pytest tests/x`` or ``python -m pytest tests/x`` -> ``-m pytest ...``; a script stays."""
     argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
     if not argv:
         raise SensorError("coverage_command is empty")
@@ -109,7 +133,7 @@ def _as_module(command: Any) -> list[str]:
 
 
 def _combined(data_file: Path) -> Path:
-    """Workspaces that configure ``parallel = true`` leave ``.coverage.<suffix>`` files: combine them."""
+    """Workspaces with ``parallel = true`` leave ``.coverage.<suffix>`` files: combine them."""
     if data_file.is_file():
         return data_file
     parts = sorted(data_file.parent.glob(data_file.name + ".*"))
@@ -129,25 +153,31 @@ def _config_file(workspace: Path) -> str | bool:
     if rc.is_file():
         return str(rc)
     pyproject = workspace / "pyproject.toml"
-    if pyproject.is_file() and "[tool.coverage" in pyproject.read_text(encoding="utf-8", errors="replace"):
+    if pyproject.is_file() and "[tool.coverage" in pyproject.read_text(
+        encoding="utf-8", errors="replace"
+    ):
         return str(pyproject)
     return False
 
 
 def _report(ctx: SensorContext, data_file: Path, sources: list[str], work: Path) -> dict[str, Any]:
-    """Per claimed file: statements, executed lines, branches, as coverage.py's JSON report has them."""
+    """Per claimed file: statements, executed lines, branches, from coverage.py's JSON report."""
     import coverage
     from coverage.exceptions import CoverageException
 
-    cov = coverage.Coverage(data_file=str(data_file), config_file=_config_file(ctx.workspace),
-                            messages=False)
-    cov.set_option("run:disable_warnings", ["no-data-collected", "module-not-measured",
-                                            "couldnt-parse", "module-not-imported"])
+    cov = coverage.Coverage(
+        data_file=str(data_file), config_file=_config_file(ctx.workspace), messages=False
+    )
+    cov.set_option(
+        "run:disable_warnings",
+        ["no-data-collected", "module-not-measured", "couldnt-parse", "module-not-imported"],
+    )
     out = work / "coverage.json"
     try:
         cov.load()
-        cov.json_report(morfs=[str(ctx.workspace / f) for f in sources], outfile=str(out),
-                        ignore_errors=True)
+        cov.json_report(
+            morfs=[str(ctx.workspace / f) for f in sources], outfile=str(out), ignore_errors=True
+        )
         data = json.loads(out.read_text(encoding="utf-8"))
     except (CoverageException, OSError, json.JSONDecodeError) as exc:
         raise SensorError(f"cannot read coverage data: {exc}") from None
@@ -188,13 +218,15 @@ def _percent(covered: int, total: int) -> float:
 def _total(sources: list[str], report: dict[str, Any]) -> dict[str, Any]:
     keys = ("statements", "covered_lines", "branches", "covered_branches")
     sums = {k: sum(report[f][k] for f in sources if f in report) for k in keys}
-    sums["percent"] = _percent(sums["covered_lines"] + sums["covered_branches"],
-                               sums["statements"] + sums["branches"])
+    sums["percent"] = _percent(
+        sums["covered_lines"] + sums["covered_branches"], sums["statements"] + sums["branches"]
+    )
     return sums
 
 
-def _changed_coverage(ctx: SensorContext, sources: list[str], report: dict[str, Any],
-                      base: str) -> dict[str, Any]:
+def _changed_coverage(
+    ctx: SensorContext, sources: list[str], report: dict[str, Any], base: str
+) -> dict[str, Any]:
     changed = changed_lines(ctx.workspace, base, sources, ctx.timeout)
     statements = covered = 0
     for path, lines in changed.items():
@@ -204,12 +236,21 @@ def _changed_coverage(ctx: SensorContext, sources: list[str], report: dict[str, 
         executed, missing = set(entry["executed"]), set(entry["missing"])
         statements += len(lines & (executed | missing))
         covered += len(lines & executed)
-    return {"base": base, "statements": statements, "covered_lines": covered,
-            "percent": _percent(covered, statements)}
+    return {
+        "base": base,
+        "statements": statements,
+        "covered_lines": covered,
+        "percent": _percent(covered, statements),
+    }
 
 
-def _judge(ctx: SensorContext, sources: list[str], report: dict[str, Any],
-           changed: dict[str, Any] | None, threshold: float) -> list[CheckFinding]:
+def _judge(
+    ctx: SensorContext,
+    sources: list[str],
+    report: dict[str, Any],
+    changed: dict[str, Any] | None,
+    threshold: float,
+) -> list[CheckFinding]:
     findings = []
     for path in sources:
         entry = report.get(path)
@@ -217,22 +258,46 @@ def _judge(ctx: SensorContext, sources: list[str], report: dict[str, Any],
             continue
         never = not entry["executed"]
         what = "never executed by the targeted tests" if never else "below the threshold"
-        findings.append(ctx.finding(
-            path, None, f"coverage {entry['percent']:g}% < {threshold:g}%: {what} "
-            f"({entry['covered_lines']}/{entry['statements']} lines, "
-            f"{entry['covered_branches']}/{entry['branches']} branches)",
-            f"{ctx.name}/file-below-threshold", "file_below_threshold", "minor", identity=""))
+        findings.append(
+            ctx.finding(
+                path,
+                None,
+                f"coverage {entry['percent']:g}% < {threshold:g}%: {what} "
+                f"({entry['covered_lines']}/{entry['statements']} lines, "
+                f"{entry['covered_branches']}/{entry['branches']} branches)",
+                f"{ctx.name}/file-below-threshold",
+                "file_below_threshold",
+                "minor",
+                identity="",
+            )
+        )
     total = _total(sources, report)
     if total["percent"] < threshold:
-        findings.append(ctx.finding(
-            "", None, f"coverage of the claimed source {total['percent']:g}% < {threshold:g}% "
-            f"({total['covered_lines']}/{total['statements']} lines, "
-            f"{total['covered_branches']}/{total['branches']} branches)",
-            f"{ctx.name}/total-below-threshold", "total_below_threshold", "major", identity=""))
+        findings.append(
+            ctx.finding(
+                "",
+                None,
+                f"coverage of the claimed source {total['percent']:g}% < {threshold:g}% "
+                f"({total['covered_lines']}/{total['statements']} lines, "
+                f"{total['covered_branches']}/{total['branches']} branches)",
+                f"{ctx.name}/total-below-threshold",
+                "total_below_threshold",
+                "major",
+                identity="",
+            )
+        )
     if changed and changed["statements"] and changed["percent"] < threshold:
-        findings.append(ctx.finding(
-            "", None, f"coverage of the lines changed since {changed['base']} "
-            f"{changed['percent']:g}% < {threshold:g}% "
-            f"({changed['covered_lines']}/{changed['statements']} lines)",
-            f"{ctx.name}/changed-below-threshold", "changed_below_threshold", "major", identity=""))
+        findings.append(
+            ctx.finding(
+                "",
+                None,
+                f"coverage of the lines changed since {changed['base']} "
+                f"{changed['percent']:g}% < {threshold:g}% "
+                f"({changed['covered_lines']}/{changed['statements']} lines)",
+                f"{ctx.name}/changed-below-threshold",
+                "changed_below_threshold",
+                "major",
+                identity="",
+            )
+        )
     return findings

@@ -30,26 +30,41 @@ def run(ctx: SensorContext) -> CheckResult:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
     argv = tool.argv()
-    env = {"RUFF_CACHE_DIR": str(ctx.scratch / "ruff"), "BLACK_CACHE_DIR": str(ctx.scratch / "black")}
+    env = {
+        "RUFF_CACHE_DIR": str(ctx.scratch / "ruff"),
+        "BLACK_CACHE_DIR": str(ctx.scratch / "black"),
+    }
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
         run = ctx.run([*argv, "--", *batch], env)
         parse = _parse_black if tool.spec.tool == "black" else _parse_ruff
         return parse(ctx, run.returncode or 0, run.stdout, run.stderr, batch)
 
-    findings = run_file_local(ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool,
-                              CONFIG_FILES, check)
-    return judged(ctx.name, findings, shown_command(argv, ctx.files),
-                  tool=tool.spec.tool, tool_version=tool.version)
+    findings = run_file_local(
+        ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool, CONFIG_FILES, check
+    )
+    return judged(
+        ctx.name,
+        findings,
+        shown_command(argv, ctx.files),
+        tool=tool.spec.tool,
+        tool_version=tool.version,
+    )
 
 
 def _unformatted(ctx: SensorContext, path: str) -> CheckFinding:
-    return ctx.finding(path, None, "file is not formatted as the workspace's formatter requires",
-                       f"{ctx.name}/unformatted", "unformatted")
+    return ctx.finding(
+        path,
+        None,
+        "file is not formatted as the workspace's formatter requires",
+        f"{ctx.name}/unformatted",
+        "unformatted",
+    )
 
 
-def _parse_ruff(ctx: SensorContext, code: int, out: str, err: str,
-                batch: list[str]) -> dict[str, list[CheckFinding]]:
+def _parse_ruff(
+    ctx: SensorContext, code: int, out: str, err: str, batch: list[str]
+) -> dict[str, list[CheckFinding]]:
     if code not in (0, 1, 2):
         raise SensorError(f"ruff format exited {code}: {last_line(err or out)}")
     relative = _relativiser(ctx)
@@ -67,7 +82,10 @@ def _parse_ruff(ctx: SensorContext, code: int, out: str, err: str,
                 line = (item.get("location") or {}).get("row")
                 message = f"cannot be formatted: {item.get('message', 'parse error')}"
                 found.setdefault(path, []).append(
-                    ctx.finding(path, line, message, f"{ctx.name}/unparseable", "unparseable", "major"))
+                    ctx.finding(
+                        path, line, message, f"{ctx.name}/unparseable", "unparseable", "major"
+                    )
+                )
     else:
         for name in _RUFF_WOULD.findall(out):
             path = relative(name.strip())
@@ -79,8 +97,9 @@ def _parse_ruff(ctx: SensorContext, code: int, out: str, err: str,
     return _known(found, batch)
 
 
-def _parse_black(ctx: SensorContext, code: int, out: str, err: str,
-                 batch: list[str]) -> dict[str, list[CheckFinding]]:
+def _parse_black(
+    ctx: SensorContext, code: int, out: str, err: str, batch: list[str]
+) -> dict[str, list[CheckFinding]]:
     if code not in (0, 1, 123):
         raise SensorError(f"black exited {code}: {last_line(err or out)}")
     relative = _relativiser(ctx)
@@ -90,9 +109,16 @@ def _parse_black(ctx: SensorContext, code: int, out: str, err: str,
         found.setdefault(path, []).append(_unformatted(ctx, path))
     for match in re.finditer(r"^error: cannot format (.+?): (.*)$", err, re.MULTILINE):
         path = relative(match.group(1))
-        found.setdefault(path, []).append(ctx.finding(
-            path, None, f"cannot be formatted: {match.group(2)}", f"{ctx.name}/unparseable",
-            "unparseable", "major"))
+        found.setdefault(path, []).append(
+            ctx.finding(
+                path,
+                None,
+                f"cannot be formatted: {match.group(2)}",
+                f"{ctx.name}/unparseable",
+                "unparseable",
+                "major",
+            )
+        )
     if code != 0 and not found:
         raise SensorError(f"black exited {code}: {last_line(err or out)}")
     return _known(found, batch)

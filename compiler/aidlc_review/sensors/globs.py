@@ -27,7 +27,7 @@ def _translate(pattern: str) -> str:
         if char == "{":
             end = pattern.find("}", i)
             if end > i:
-                options = pattern[i + 1:end].split(",")
+                options = pattern[i + 1 : end].split(",")
                 out.append("(?:" + "|".join(_translate(o) for o in options) + ")")
                 i = end + 1
                 continue

@@ -32,13 +32,21 @@ def run(ctx: SensorContext) -> CheckResult:
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
         run = ctx.run([*argv, "--", *batch], env)
         if run.returncode not in (0, 1):
-            raise SensorError(f"ruff check exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
+            raise SensorError(
+                f"ruff check exited {run.returncode}: {last_line(run.stderr or run.stdout)}"
+            )
         return _parse(ctx, run.stdout, set(batch))
 
-    findings = run_file_local(ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool,
-                              CONFIG_FILES, check)
-    return judged(ctx.name, findings, shown_command(argv, ctx.files),
-                  tool=tool.spec.tool, tool_version=tool.version)
+    findings = run_file_local(
+        ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool, CONFIG_FILES, check
+    )
+    return judged(
+        ctx.name,
+        findings,
+        shown_command(argv, ctx.files),
+        tool=tool.spec.tool,
+        tool_version=tool.version,
+    )
 
 
 def _parse(ctx: SensorContext, out: str, batch: set[str]) -> dict[str, list[CheckFinding]]:

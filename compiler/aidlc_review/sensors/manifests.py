@@ -15,8 +15,11 @@ from aidlc_review.layout import HarnessLayout
 from aidlc_review.loader import load_definition
 
 # Known keys per nesting level, for the loader's "did you mean" on a misspelt key.
-_KEYS = {"": sorted(SensorManifest.model_fields), "runner": sorted(RunnerSpec.model_fields),
-         "tools": sorted(ToolSpec.model_fields)}
+_KEYS = {
+    "": sorted(SensorManifest.model_fields),
+    "runner": sorted(RunnerSpec.model_fields),
+    "tools": sorted(ToolSpec.model_fields),
+}
 
 
 def load_sensor_manifests(harness: Path | None) -> list[SensorManifest]:
@@ -30,8 +33,14 @@ def load_sensor_manifests(harness: Path | None) -> list[SensorManifest]:
             manifest, doc = loaded
             stem = path.stem.removeprefix("aidlc-")
             if manifest.id != stem:
-                problems.append(Diagnostic(display, doc.line_of(("id",)), "id",
-                                           f"{manifest.id!r} does not match the file name {stem!r}"))
+                problems.append(
+                    Diagnostic(
+                        display,
+                        doc.line_of(("id",)),
+                        "id",
+                        f"{manifest.id!r} does not match the file name {stem!r}",
+                    )
+                )
             manifests.append(manifest)
     if problems:
         raise ValidationFailed(problems)
@@ -47,5 +56,7 @@ def pick_manifests(manifests: list[SensorManifest], ids: list[str] | None) -> li
         if wanted not in known:
             close = difflib.get_close_matches(wanted, sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise InvalidInput(f"unknown sensor {wanted!r}{hint}; known: {', '.join(sorted(known))}")
+            raise InvalidInput(
+                f"unknown sensor {wanted!r}{hint}; known: {', '.join(sorted(known))}"
+            )
     return [m for m in manifests if m.id in ids]

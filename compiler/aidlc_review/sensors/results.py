@@ -38,25 +38,49 @@ class CheckFinding:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "severity": self.severity, "category": self.category, "path": self.path,
-            "line": self.line, "message": self.message, "rule": self.rule,
+            "severity": self.severity,
+            "category": self.category,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "rule": self.rule,
             "fingerprint": self.fingerprint,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CheckFinding:
-        return cls(data["severity"], data["category"], data["path"], data["line"],
-                   data["message"], data["rule"], data["fingerprint"])
+        return cls(
+            data["severity"],
+            data["category"],
+            data["path"],
+            data["line"],
+            data["message"],
+            data["rule"],
+            data["fingerprint"],
+        )
 
 
 def make_finding(
-    check: str, severity: str, category: str, path: str, line: int | None, message: str,
-    rule: str | None = None, identity: str | None = None,
+    check: str,
+    severity: str,
+    category: str,
+    path: str,
+    line: int | None,
+    message: str,
+    rule: str | None = None,
+    identity: str | None = None,
 ) -> CheckFinding:
     """``identity`` replaces the message in the fingerprint when the message holds numbers
     that change from run to run (a coverage percentage) while the finding stays the same."""
-    return CheckFinding(severity, category, path, line, message, rule,
-                        fingerprint_of(check, path, rule, message if identity is None else identity))
+    return CheckFinding(
+        severity,
+        category,
+        path,
+        line,
+        message,
+        rule,
+        fingerprint_of(check, path, rule, message if identity is None else identity),
+    )
 
 
 @dataclass(frozen=True)
@@ -81,10 +105,14 @@ class CheckResult:
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` check shape: name, status, reason, command, duration_ms, findings."""
         data: dict[str, Any] = {
-            "name": self.name, "status": self.status, "reason": self.reason,
-            "command": self.command, "duration_ms": self.duration_ms,
+            "name": self.name,
+            "status": self.status,
+            "reason": self.reason,
+            "command": self.command,
+            "duration_ms": self.duration_ms,
             "findings": [f.to_json() for f in self.findings],
-            "tool": self.tool, "tool_version": self.tool_version,
+            "tool": self.tool,
+            "tool_version": self.tool_version,
         }
         if self.details:
             data["details"] = self.details
@@ -92,32 +120,43 @@ class CheckResult:
 
 
 def could_not_verify(name: str, category: str, reason: str) -> CheckFinding:
-    return make_finding(name, "major", category, "", None, f"could not verify: {reason}",
-                        rule=f"{name}/unverified")
+    return make_finding(
+        name, "major", category, "", None, f"could not verify: {reason}", rule=f"{name}/unverified"
+    )
 
 
 def passed(name: str, command: str | None = None, **kw: Any) -> CheckResult:
     return CheckResult(name, "passed", None, command, 0, (), **kw)
 
 
-def judged(name: str, findings: list[CheckFinding], command: str | None = None,
-           **kw: Any) -> CheckResult:
+def judged(
+    name: str, findings: list[CheckFinding], command: str | None = None, **kw: Any
+) -> CheckResult:
     """``failed`` when any finding is present, else ``passed``; findings sorted for determinism."""
     ordered = tuple(sorted(findings, key=_finding_order))
     return CheckResult(name, "failed" if ordered else "passed", None, command, 0, ordered, **kw)
 
 
-def skipped(name: str, reason: str, category: str, *, required: bool = False,
-            command: str | None = None, **kw: Any) -> CheckResult:
+def skipped(
+    name: str,
+    reason: str,
+    category: str,
+    *,
+    required: bool = False,
+    command: str | None = None,
+    **kw: Any,
+) -> CheckResult:
     """A check that did not run; a ``required`` one blocks instead of passing quietly."""
     findings = (could_not_verify(name, category, reason),) if required else ()
     return CheckResult(name, "skipped", reason, command, 0, findings, **kw)
 
 
-def errored(name: str, reason: str, category: str, command: str | None = None,
-            **kw: Any) -> CheckResult:
-    return CheckResult(name, "error", reason, command, 0,
-                       (could_not_verify(name, category, reason),), **kw)
+def errored(
+    name: str, reason: str, category: str, command: str | None = None, **kw: Any
+) -> CheckResult:
+    return CheckResult(
+        name, "error", reason, command, 0, (could_not_verify(name, category, reason),), **kw
+    )
 
 
 def _finding_order(f: CheckFinding) -> tuple[str, int, str, str]:

@@ -45,8 +45,11 @@ def run(ctx: SensorContext) -> CheckResult:
     baseline = _read_baseline(ctx.workspace, baseline_name)
     known = _baseline_secrets(baseline)
 
-    with _LOCK, _inside(ctx.workspace), _settings(baseline, baseline_name,
-                                                   default_settings, transient_settings):
+    with (
+        _LOCK,
+        _inside(ctx.workspace),
+        _settings(baseline, baseline_name, default_settings, transient_settings),
+    ):
         settings_json = get_settings().json()
 
         def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
@@ -60,8 +63,13 @@ def run(ctx: SensorContext) -> CheckResult:
 
         found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
     fresh = [f for f in found if (f.path, f.rule, _hash_of(f)) not in known]
-    return judged(ctx.name, fresh, f"detect-secrets scan -- <{len(ctx.files)} files>",
-                  tool="detect-secrets", tool_version=VERSION)
+    return judged(
+        ctx.name,
+        fresh,
+        f"detect-secrets scan -- <{len(ctx.files)} files>",
+        tool="detect-secrets",
+        tool_version=VERSION,
+    )
 
 
 def _findings(ctx: SensorContext, collection: Any) -> dict[str, list[CheckFinding]]:
@@ -70,7 +78,8 @@ def _findings(ctx: SensorContext, collection: Any) -> dict[str, list[CheckFindin
         path = Path(filename).as_posix()
         message = f"{secret.type} (hashed secret {secret.secret_hash})"
         found.setdefault(path, []).append(
-            ctx.finding(path, secret.line_number, message, secret.type, "secret", "critical"))
+            ctx.finding(path, secret.line_number, message, secret.type, "secret", "critical")
+        )
     return found
 
 
@@ -99,8 +108,13 @@ def _baseline_secrets(baseline: dict[str, Any] | None) -> set[tuple[str, str, st
     for filename, items in baseline.get("results", {}).items():
         for item in items if isinstance(items, list) else []:
             if isinstance(item, dict):
-                known.add((Path(filename).as_posix(), str(item.get("type")),
-                           str(item.get("hashed_secret"))))
+                known.add(
+                    (
+                        Path(filename).as_posix(),
+                        str(item.get("type")),
+                        str(item.get("hashed_secret")),
+                    )
+                )
     return known
 
 
@@ -115,9 +129,10 @@ def _inside(directory: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _settings(baseline: dict[str, Any] | None, name: str, default_settings: Any,
-              transient_settings: Any) -> Iterator[None]:
-    """The baseline's plugins and filters when there is one (as ``scan --baseline``), else defaults."""
+def _settings(
+    baseline: dict[str, Any] | None, name: str, default_settings: Any, transient_settings: Any
+) -> Iterator[None]:
+    """The baseline's plugins and filters if any (as ``scan --baseline``), else the defaults."""
     if baseline is None or "plugins_used" not in baseline:
         with default_settings():
             yield

@@ -45,12 +45,19 @@ def find_tool(name: str, search_path: str | None = None) -> Path | None:
     return None
 
 
-def run_tool(argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> ToolRun:
+def run_tool(
+    argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None
+) -> ToolRun:
     """Run ``argv`` in its own session; on timeout kill the whole process group."""
     merged = {**os.environ, **(env or {})}
     proc = subprocess.Popen(  # noqa: S603 - argv list, never a shell
-        argv, cwd=cwd, env=merged, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True,
+        argv,
+        cwd=cwd,
+        env=merged,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     try:
         out, err = proc.communicate(timeout=timeout)

@@ -46,8 +46,13 @@ def run(ctx: SensorContext) -> CheckResult:
     if run.returncode == 1 and not items:
         raise SensorError(f"mypy reported errors it did not list: {last_line(run.stdout)}")
     findings = _findings(ctx, items)
-    return judged(ctx.name, findings, shown_command(tool.argv(), ctx.files),
-                  tool=tool.spec.tool, tool_version=tool.version)
+    return judged(
+        ctx.name,
+        findings,
+        shown_command(tool.argv(), ctx.files),
+        tool=tool.spec.tool,
+        tool_version=tool.version,
+    )
 
 
 def _without_json(argv: list[str]) -> list[str]:
@@ -72,7 +77,9 @@ def _parse_json(out: str) -> list[dict[str, Any]]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError:
-            raise SensorError(f"unreadable mypy output (expected JSON lines): {line[:200]}") from None
+            raise SensorError(
+                f"unreadable mypy output (expected JSON lines): {line[:200]}"
+            ) from None
         if not isinstance(item, dict) or "file" not in item or "message" not in item:
             raise SensorError(f"unreadable mypy output: {line[:200]}")
         items.append(item)
@@ -86,11 +93,20 @@ def _parse_text(out: str) -> list[dict[str, Any]]:
         match = _TEXT_LINE.match(line)
         if not match:
             continue
-        item = {"file": match["file"], "line": int(match["line"]), "severity": match["severity"],
-                "message": match["message"], "code": match["code"]}
+        item = {
+            "file": match["file"],
+            "line": int(match["line"]),
+            "severity": match["severity"],
+            "message": match["message"],
+            "code": match["code"],
+        }
         previous = items[-1] if items else None
-        if (item["severity"] == "note" and previous and previous["severity"] == "error"
-                and (previous["file"], previous["line"]) == (item["file"], item["line"])):
+        if (
+            item["severity"] == "note"
+            and previous
+            and previous["severity"] == "error"
+            and (previous["file"], previous["line"]) == (item["file"], item["line"])
+        ):
             continue
         items.append(item)
     return items
@@ -108,6 +124,14 @@ def _findings(ctx: SensorContext, items: list[dict[str, Any]]) -> list[CheckFind
         severity = str(item.get("severity", "error"))
         key = code if code in ctx.runner.severity else severity
         line = item.get("line") if isinstance(item.get("line"), int) and item["line"] > 0 else None
-        findings.append(ctx.finding(path, line, str(item["message"]), code, key,
-                                    "minor" if severity == "note" else "major"))
+        findings.append(
+            ctx.finding(
+                path,
+                line,
+                str(item["message"]),
+                code,
+                key,
+                "minor" if severity == "note" else "major",
+            )
+        )
     return findings

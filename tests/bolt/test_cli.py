@@ -1,0 +1,116 @@
+"""The bolt commands' edges: zero units, bad input, one run at a time."""
+
+from __future__ import annotations
+
+import json
+
+from aidlc_review.cli.main import main
+from tests.bolt.conftest import git
+
+
+def test_without_units_the_stage_is_reviewed_once_in_the_main_workspace(scene, capsys):
+    agent = scene.agents()
+    code = main(
+        [
+            "bolt",
+            "run",
+            "--workspace",
+            str(scene.repo),
+            "--developer",
+            agent,
+            "--reviewer",
+            agent,
+            "--json",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert [(u["unit"], u["status"], u["verdict"], u["passes_used"]) for u in out["units"]] == [
+        ("(stage)", "reviewed", "READY", 1)
+    ]
+    reviews = scene.entries(role="reviewer")
+    assert [(r["unit"], r["workspace"]) for r in reviews] == [("", str(scene.repo.resolve()))]
+    assert (scene.repo / "aidlc-docs/construction/code-review/code-review-findings.json").is_file()
+    assert (scene.repo / "src" / "stage.txt").is_file()
+    assert git(scene.repo, "branch", "--format=%(refname:short)").split() == ["main"]
+    assert git(scene.repo, "rev-list", "--count", "main").strip() == "1"
+    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve"]) == 0
+    assert scene.state()["phase"] == "done"
+    assert len(scene.entries(role="reviewer")) == 1
+
+
+def test_a_bad_units_file_is_refused_before_anything_runs(scene, capsys):
+    agent = scene.agents()
+    units = scene.units("- name: a\n  depends_on: [b]\n- name: b\n  depends_on: [a]\n")
+    assert (
+        main(
+            [
+                "bolt",
+                "run",
+                "--workspace",
+                str(scene.repo),
+                "--units",
+                str(units),
+                "--developer",
+                agent,
+            ]
+        )
+        == 2
+    )
+    assert capsys.readouterr().err == f"{units}:1: $: dependency cycle: a --> b --> a\n"
+    assert scene.entries() == []
+    assert not (scene.repo / ".git" / "aidlc-bolt" / "current").exists()
+
+
+def test_usage_errors_name_what_is_wrong(scene, tmp_path, capsys):
+    repo = str(scene.repo)
+    assert main(["bolt", "run", "--workspace", repo, "--resume"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"{scene.repo.resolve()}: no bolt run recorded in this repository\n"
+    )
+    assert main(["bolt", "run", "--workspace", repo]) == 2
+    assert (
+        capsys.readouterr().err
+        == "bolt run: --developer command:CMD is required (unless --resume)\n"
+    )
+    assert main(["bolt", "run", "--workspace", repo, "--developer", "claude -p"]) == 2
+    assert capsys.readouterr().err == "--developer 'claude -p': must be command:CMD\n"
+    assert main(["bolt", "run", "--workspace", str(tmp_path), "--developer", "command:true"]) == 2
+    assert capsys.readouterr().err == f"--workspace {tmp_path}: not a git repository\n"
+    assert main(["bolt", "status", "--workspace", repo]) == 2
+    capsys.readouterr()
+
+
+def test_a_second_run_waits_for_the_first_to_be_decided(scene, capsys):
+    agent = scene.agents(stuck={"bug": True})
+    assert (
+        main(
+            [
+                "bolt",
+                "run",
+                "--workspace",
+                str(scene.repo),
+                "--units",
+                str(scene.units("- stuck\n")),
+                "--developer",
+                agent,
+                "--reviewer",
+                agent,
+            ]
+        )
+        == 1
+    )
+    run = scene.state()["run_id"][:8]
+    capsys.readouterr()
+    assert main(["bolt", "run", "--workspace", str(scene.repo), "--developer", agent]) == 2
+    assert capsys.readouterr().err == (
+        f"bolt run {run} in {scene.repo.resolve()} is not finished (phase gate); continue it with "
+        "'bolt run --resume' or decide its gate with 'bolt gate'\n"
+    )
+    assert (
+        main(["bolt", "gate", "--workspace", str(scene.repo), "--approve", "--unit", "nope"]) == 2
+    )
+    assert (
+        capsys.readouterr().err == f"--unit 'nope': not a unit of bolt run {run} (units: stuck)\n"
+    )

@@ -1,0 +1,90 @@
+"""The per-file cache: a one-file change re-checks that file only (file-local sensors)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.sensors.tools import find_tool
+from tests.sensors.support import RUFF_CONFIG, UNFORMATTED, fake_tool, make_workspace, run_one
+
+FILES = [f"src/m{i}.py" for i in range(5)]
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    files = {name: f"import os\nx{i} = 1\n" for i, name in enumerate(FILES)}
+    files["src/m0.py"] = UNFORMATTED
+    return make_workspace(tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, **files})
+
+
+def checked(ws: Path, sensor: str, settings: dict | None = None) -> tuple[list[str], list[tuple]]:
+    said: list[str] = []
+    result = run_one(ws, FILES, sensor, settings=settings, progress=said.append)
+    return (
+        [m for m in said if "checking" in m],
+        [(f.path, f.line, f.rule) for f in result.findings],
+    )
+
+
+@pytest.mark.parametrize(
+    "sensor, label", [("formatter", "ruff"), ("linter", "ruff"), ("secret-scan", "detect-secrets")]
+)
+def test_a_rerun_after_one_change_checks_only_that_file(ws: Path, sensor: str, label: str) -> None:
+    first, findings = checked(ws, sensor)
+    assert first == [f"{sensor}: checking 5 file(s) with {label}"]
+    assert checked(ws, sensor) == ([], findings)
+    (ws / "src/m3.py").write_text("import sys\nx3 = 1\n")
+    again, _ = checked(ws, sensor)
+    assert again == [f"{sensor}: checking 1 file(s) with {label}"]
+
+
+def test_cached_findings_are_reported_again_unchanged(ws: Path) -> None:
+    _, first = checked(ws, "linter")
+    assert first == [(name, 1, "F401") for name in FILES[1:]]
+    assert checked(ws, "linter")[1] == first
+
+
+def test_a_tool_config_change_rechecks_every_file(ws: Path) -> None:
+    checked(ws, "linter")
+    (ws / "pyproject.toml").write_text(RUFF_CONFIG.replace("['E', 'F']", "['E']"))
+    said, findings = checked(ws, "linter")
+    assert said == ["linter: checking 5 file(s) with ruff"]
+    assert findings == []
+
+
+def test_a_config_file_in_a_subfolder_rechecks_only_the_files_below_it(ws: Path) -> None:
+    (ws / "other").mkdir()
+    checked(ws, "linter")
+    (ws / "src/ruff.toml").write_text("[lint]\nselect = ['E']\n")
+    said, _ = checked(ws, "linter")
+    assert said == ["linter: checking 5 file(s) with ruff"]
+
+
+def test_a_new_tool_version_rechecks_every_file(ws: Path, tmp_path: Path) -> None:
+    real = find_tool("ruff")
+    version = tmp_path / "version.txt"
+    version.write_text("ruff 1.0.0")
+    fake_tool(
+        tmp_path / "bin",
+        "ruff",
+        (
+            "import os, sys\n"
+            f"if sys.argv[1:] == ['--version']: print(open({str(version)!r}).read()); sys.exit(0)\n"
+            f"os.execv({str(real)!r}, [{str(real)!r}, *sys.argv[1:]])\n"
+        ),
+    )
+    settings = {"tool_path": str(tmp_path / "bin")}
+    assert checked(ws, "linter", settings)[0] == ["linter: checking 5 file(s) with ruff"]
+    assert checked(ws, "linter", settings)[0] == []
+    version.write_text("ruff 1.0.1")
+    fake_tool(tmp_path / "bin", "ruff", (tmp_path / "bin" / "ruff").read_text().split("\n", 1)[1])
+    assert checked(ws, "linter", settings)[0] == ["linter: checking 5 file(s) with ruff"]
+
+
+def test_without_the_cache_every_run_checks_every_file(ws: Path) -> None:
+    checked(ws, "formatter", {"cache": False})
+    assert checked(ws, "formatter", {"cache": False})[0] == [
+        "formatter: checking 5 file(s) with ruff"
+    ]

@@ -1,0 +1,161 @@
+"""coverage: the claimed source's coverage from the unit's targeted tests, against a threshold."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.sensors.tools import find_tool
+from tests.sensors.support import make_workspace, run_one
+
+CALC = (
+    "def add(a, b):\n    return a + b\n\n\n"
+    "def sign(x):\n    if x > 0:\n        return 1\n"
+    "    if x < 0:\n        return -1\n    return 0\n"
+)
+TESTS = (
+    "import sys\nsys.path.insert(0, 'src')\nfrom pkg.calc import add, sign\n\n\n"
+    "def test_add():\n    assert add(1, 2) == 3\n\n\n"
+    "def test_sign():\n    assert sign(3) == 1\n"
+)
+CLAIMED = ["src/pkg/__init__.py", "src/pkg/calc.py", "src/pkg/unused.py", "tests/test_calc.py"]
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return make_workspace(
+        tmp_path / "ws",
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/calc.py": CALC,
+            "src/pkg/unused.py": "def never():\n    return 42\n",
+            "tests/test_calc.py": TESTS,
+        },
+    )
+
+
+def run_coverage(ws: Path, **settings: object):
+    return run_one(
+        ws, CLAIMED, "coverage", settings={"coverage_command": "pytest -q tests", **settings}
+    )
+
+
+def test_coverage_below_the_threshold_is_a_blocking_finding_and_a_never_imported_module_counts_0(
+    ws: Path,
+) -> None:
+    result = run_coverage(ws)
+    assert result.status == "failed"
+    assert result.command == "coverage run --branch -m pytest -p no:cacheprovider -q tests"
+    assert [(f.severity, f.path, f.message) for f in result.findings] == [
+        ("major", "", "coverage of the claimed source 42.86% < 80% (5/10 lines, 1/4 branches)"),
+        (
+            "minor",
+            "src/pkg/calc.py",
+            "coverage 50% < 80%: below the threshold (5/8 lines, 1/4 branches)",
+        ),
+        (
+            "minor",
+            "src/pkg/unused.py",
+            "coverage 0% < 80%: never executed by the targeted tests (0/2 lines, 0/0 branches)",
+        ),
+    ]
+    assert result.details["files"]["src/pkg/unused.py"]["percent"] == 0.0
+    assert (
+        "tests/test_calc.py" not in result.details["files"]
+    )  # claimed tests are not measured source
+    assert sorted(p.name for p in ws.iterdir()) == [
+        "src",
+        "tests",
+    ]  # no .coverage, no .pytest_cache
+
+
+def test_coverage_above_the_threshold_does_not_block(ws: Path) -> None:
+    result = run_coverage(ws, coverage_threshold=40)
+    assert not result.blocking
+    assert [f.path for f in result.findings] == ["src/pkg/unused.py"]
+    assert result.details["total"]["percent"] == 42.86
+
+
+def test_full_coverage_passes(ws: Path) -> None:
+    (ws / "src/pkg/unused.py").unlink()
+    (ws / "tests/test_calc.py").write_text(
+        TESTS + "\n\ndef test_rest():\n    assert sign(-2) == -1\n    assert sign(0) == 0\n"
+    )
+    result = run_one(
+        ws,
+        [c for c in CLAIMED if "unused" not in c],
+        "coverage",
+        settings={"coverage_command": "python -m pytest tests"},
+    )
+    assert (result.status, result.findings) == ("passed", ())
+    assert result.details["total"]["percent"] == 100.0
+
+
+def test_an_existing_coverage_data_file_is_read_instead_of_running_tests(ws: Path) -> None:
+    coverage = find_tool("coverage")
+    assert coverage is not None
+    subprocess.run(
+        [str(coverage), "run", "--branch", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=ws,
+        check=True,
+        capture_output=True,
+    )
+    result = run_one(ws, CLAIMED, "coverage", settings={"coverage_data_file": ".coverage"})
+    assert result.command == "coverage report (data: .coverage)"
+    assert result.details["total"]["percent"] == 42.86
+
+
+def test_failing_targeted_tests_are_a_blocking_finding(ws: Path) -> None:
+    (ws / "tests/test_calc.py").write_text(
+        TESTS + "\n\ndef test_broken():\n    assert add(1, 1) == 3\n"
+    )
+    result = run_coverage(ws, coverage_threshold=0)
+    assert [(f.severity, f.rule) for f in result.findings] == [("major", "coverage/tests-failed")]
+    assert result.findings[0].message.startswith("the targeted test command exited 1: ")
+
+
+def test_changed_lines_coverage_against_a_base_revision(ws: Path) -> None:
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=ws, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=ws, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=ws, check=True)
+    with open(ws / "src/pkg/calc.py", "a") as handle:
+        handle.write("\n\ndef mul(a, b):\n    return a * b\n")
+    result = run_coverage(ws, coverage_threshold=40, base_revision="HEAD")
+    assert result.details["changed_lines"] == {
+        "base": "HEAD",
+        "statements": 2,
+        "covered_lines": 1,
+        "percent": 50.0,
+    }
+    assert not any(f.rule == "coverage/changed-below-threshold" for f in result.findings)
+    strict = run_coverage(ws, coverage_threshold=60, base_revision="HEAD")
+    assert ("major", "coverage of the lines changed since HEAD 50% < 60% (1/2 lines)") in [
+        (f.severity, f.message) for f in strict.findings
+    ]
+
+
+def test_an_unknown_base_revision_is_an_error(ws: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    result = run_coverage(ws, base_revision="no-such-rev")
+    assert result.status == "error"
+    assert result.reason.startswith("git ls-tree against the base revision failed: ")
+
+
+def test_no_test_command_and_no_data_file_is_skipped(ws: Path) -> None:
+    result = run_one(ws, CLAIMED, "coverage")
+    assert (result.status, result.findings) == ("skipped", ())
+    assert result.reason == (
+        "no targeted test command (coverage_command) or coverage data file "
+        "(coverage_data_file) configured"
+    )
+
+
+def test_a_hanging_test_command_is_an_error(ws: Path) -> None:
+    (ws / "tests/test_calc.py").write_text(
+        "import time\n\n\ndef test_hang():\n    time.sleep(60)\n"
+    )
+    result = run_coverage(ws, timeout_seconds=2)
+    assert (result.status, result.reason) == ("error", "coverage timed out after 2s")
