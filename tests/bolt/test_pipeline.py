@@ -127,8 +127,7 @@ def test_a_not_ready_unit_is_held_for_the_gate_and_no_reviewer_runs_at_settlemen
     status = capsys.readouterr().out
     assert (
         "  stuck: held (NOT-READY, 3 pass(es), attempt 1)\n"
-        "      CR-001 major src/stuck.txt: BUG flag is set"
-        in status
+        "      CR-001 major src/stuck.txt: BUG flag is set" in status
     )
     assert (
         main(["bolt", "gate", "--workspace", str(scene.repo), "--approve", "--unit", "stuck"]) == 0
@@ -172,3 +171,16 @@ def test_request_changes_reopens_only_that_unit_with_a_fresh_budget(scene, capsy
     assert len(scene.entries(role="reviewer", unit="good")) == reviews_of_good
     assert len(scene.entries(role="developer", unit="stuck", event="start")) == 1
     assert (scene.repo / "src" / "stuck.txt").read_text() == "# unit stuck\nVALUE = 2\n"
+
+    # A merged unit can be reopened too: its second merge carries only what changed since.
+    assert (
+        main(
+            ["bolt", "gate", "--workspace", str(scene.repo), "--request-changes", "--unit", "good"]
+        )
+        == 0
+    )
+    assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 0
+    assert [s.split(": ")[1] for s in scene.squash_subjects()] == ["good", "stuck", "good"]
+    findings = scene.repo / "aidlc-docs/construction/good/code-review/code-review-findings.json"
+    assert json.loads(findings.read_text())["attempt"] == 2
+    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve"]) == 0

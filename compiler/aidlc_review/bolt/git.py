@@ -162,10 +162,15 @@ class Git:
             self.run("update-ref", f"refs/heads/{branch}", new, old)
         self.run("reset", "--quiet", "--mixed", "HEAD")
 
-    def squash_merge(self, branch: str, message: str) -> MergeResult:
-        """Squash ``branch`` into the checked-out branch as one commit; roll back on conflict."""
-        code, out, err = self.attempt("merge", "--squash", "--no-commit", branch)
+    def squash_merge(self, commit: str, message: str) -> MergeResult:
+        """Apply what ``commit`` changed since its parent to the checked-out branch as one
+        new commit (a squash: no link to the unit branch); roll back on conflict.
+
+        A unit commit's parent is what of the unit already landed (its base the first time),
+        so the change applied is exactly what the target does not have yet."""
+        code, out, err = self.attempt("cherry-pick", "--no-commit", commit)
         if code != 0:
+            self.attempt("cherry-pick", "--abort")
             self.attempt("reset", "--merge")
             return MergeResult(False, None, (out + err).decode("utf-8", "replace").strip())
         self.run(

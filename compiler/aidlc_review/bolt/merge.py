@@ -6,7 +6,7 @@ but before the state was written finds its merge there and records it instead of
 merging twice.
 
 A merge starts only on a clean checkout and records ``merging`` first; a run killed in the
-middle of ``git merge --squash`` is rolled back and merged again on resume.
+middle of the squash is rolled back and merged again on resume.
 
 Merges happen in the main workspace when it has the target branch checked out (its
 tracked files must be clean), else in a worktree of the target owned by the run.
@@ -47,7 +47,7 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
     done = git.count_trailer_commits(state.target, trailers)
     if done:
         progress(f"[{name}] already merged as {done[0][:8]}")
-        store.update(name, status="merged", merge_commit=done[0], problems=[])
+        store.update(name, status="merged", merge_commit=done[0], landed=unit.commit, problems=[])
         return
     if unit.status == "merging":
         _undo_partial_merge(git, unit, progress)
@@ -70,19 +70,21 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
     progress(
         f"[{name}] merged into {state.target} as {result.commit[:8] if result.commit else '?'}"
     )
-    store.update(name, status="merged", merge_commit=result.commit, problems=[])
+    store.update(name, status="merged", merge_commit=result.commit, landed=unit.commit, problems=[])
 
 
 def _undo_partial_merge(git: Git, unit: UnitState, progress: Callable[[str], None]) -> None:
-    """A run killed inside ``git merge --squash`` leaves the merge half-applied. The merge
-    only starts on a clean checkout, so what is there now is ours to roll back: reset the
-    tracked files and remove what the merge had written of the unit's own paths."""
+    """A run killed inside the squash (``git cherry-pick --no-commit``) leaves it half-applied.
+
+    The merge only starts on a clean checkout, so what is there now is ours to roll back:
+    reset the tracked files and remove what the merge had written of the unit's own paths."""
     assert unit.commit and unit.base
     progress(f"[{unit.name}] rolling back an interrupted merge")
     git_dir = Path(git.run("rev-parse", "--path-format=absolute", "--git-dir").strip())
     (git_dir / "index.lock").unlink(missing_ok=True)  # the killed git's; we hold the run lock
+    git.attempt("cherry-pick", "--quit")
     git.run("reset", "--quiet", "--hard", "HEAD")
-    paths = git.changed_paths(unit.base, unit.commit)
+    paths = git.changed_paths(unit.landed or unit.base, unit.commit)
     if paths:
         git.run("clean", "--quiet", "--force", "--", *paths)
 

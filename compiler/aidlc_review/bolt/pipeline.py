@@ -213,7 +213,8 @@ def _finalize(store: StateStore, name: str, say: Callable[[str], None]) -> None:
         return
     head = git.rev_parse(unit.branch)
     message = f"bolt({store.state.id8}): {name} candidate (attempt {unit.attempt})"
-    commit = git.commit_tree(candidate.tree, head, message)
+    # Parent = what of the unit already landed, so a reopened unit merges only its delta.
+    commit = git.commit_tree(candidate.tree, unit.landed or unit.base, message)
     git.move_branch(unit.branch, commit, head)
     status = "finalized" if candidate.verdict == "READY" else "held"
     say(

@@ -50,6 +50,7 @@ class UnitState:
     base: str | None = None
     commit: str | None = None
     merge_commit: str | None = None
+    landed: str | None = None  # the unit commit whose changes the target has (last merge)
     verdict: str | None = None
     passes_used: int = 0
     open_findings: list[dict[str, Any]] = field(default_factory=list)
