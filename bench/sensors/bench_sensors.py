@@ -78,7 +78,7 @@ def make_workspace(root: Path, n: int) -> list[str]:
         if i % 10 == 3:
             text = text.replace("factor: int = ", "factor:int=")  # unformatted
         if i % 10 == 5:
-            text = "import os\n" + text  # F401
+            text = text.replace("annotations\n", "annotations\n\nimport os\n")  # F401
         if i == 7:
             text += 'AWS_KEY = "AKIAZ7Q3T5W9X2M4N6P8"\n'
         (root / "pkg" / f"mod_{i:04d}.py").write_text(text)

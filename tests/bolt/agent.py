@@ -7,7 +7,7 @@ config's "log" file, so tests can count and order them.
 
 Per unit (all optional): "bug": the developer writes a blocking bug; "fix_on_repair": the
 repairer removes it; "sleep": seconds the developer waits; "extra": an unclaimed file the
-developer also writes.
+developer also writes; "fail": the developer exits 3 without writing anything.
 """
 
 import json
@@ -49,6 +49,9 @@ if role == "developer":
         seen=sorted(p.name for p in (workspace / "src").glob("*.txt")),
     )
     time.sleep(behaviour.get("sleep", 0))
+    if behaviour.get("fail"):
+        print("cannot build this unit", file=sys.stderr)
+        sys.exit(3)
     source.parent.mkdir(parents=True, exist_ok=True)
     body = "BUG = True\n" if behaviour.get("bug") else "VALUE = 1\n"
     source.write_text(f"# unit {unit}\n{body}")

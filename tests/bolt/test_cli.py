@@ -114,3 +114,110 @@ def test_a_second_run_waits_for_the_first_to_be_decided(scene, capsys):
     assert (
         capsys.readouterr().err == f"--unit 'nope': not a unit of bolt run {run} (units: stuck)\n"
     )
+
+
+def test_a_failed_developer_fails_its_unit_blocks_dependents_and_resume_retries(scene, capsys):
+    units = scene.units("- name: base\n- name: top\n  depends_on: [base]\n- name: side\n")
+    agent = scene.agents(base={"fail": True})
+    argv = [
+        "bolt",
+        "run",
+        "--workspace",
+        str(scene.repo),
+        "--units",
+        str(units),
+        "--developer",
+        agent,
+        "--reviewer",
+        agent,
+        "--json",
+    ]
+    assert main(argv) == 1
+    rows = {u["unit"]: u for u in json.loads(capsys.readouterr().out)["units"]}
+    assert (rows["base"]["status"], rows["base"]["problems"]) == (
+        "failed",
+        ["unit base: developer agent: agent exited with status 3"],
+    )
+    assert (rows["top"]["status"], rows["top"]["problems"]) == (
+        "blocked",
+        ["waiting for base (failed)"],
+    )
+    assert rows["side"]["status"] == "merged"
+    scene.agents()
+    assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 0
+    assert [s.split(": ")[1] for s in scene.squash_subjects()] == ["top", "base", "side"]
+
+
+def test_uncommitted_changes_in_the_workspace_stop_the_merge_until_resumed(scene, capsys):
+    agent = scene.agents()
+    (scene.repo / "README.md").write_text("# local edit\n")
+    argv = [
+        "bolt",
+        "run",
+        "--workspace",
+        str(scene.repo),
+        "--units",
+        str(scene.units("- name: solo\n")),
+        "--developer",
+        agent,
+        "--reviewer",
+        agent,
+    ]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(
+        f"{scene.repo.resolve()}: uncommitted changes to tracked files block the merge of solo: "
+        "README.md; commit or stash them, then run 'bolt run --resume'\n"
+    )
+    assert scene.state()["units"]["solo"]["status"] == "finalized"
+    git(scene.repo, "checkout", "--", "README.md")
+    assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 0
+    assert len(scene.squash_subjects()) == 1
+    assert len(scene.entries(role="reviewer")) == 1
+
+
+def test_another_target_branch_is_merged_in_a_worktree_of_its_own(scene, capsys):
+    agent = scene.agents()
+    argv = [
+        "bolt",
+        "run",
+        "--workspace",
+        str(scene.repo),
+        "--units",
+        str(scene.units("- name: solo\n")),
+        "--developer",
+        agent,
+        "--reviewer",
+        agent,
+        "--target",
+        "integration",
+    ]
+    assert main(argv) == 0
+    assert git(scene.repo, "branch", "--show-current").strip() == "main"
+    assert git(scene.repo, "rev-list", "--count", "main").strip() == "1"
+    assert git(scene.repo, "log", "--format=%s", "-1", "integration").startswith("bolt(")
+    assert not (scene.repo / "src").exists()
+    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve"]) == 0
+    assert git(scene.repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_resume_keeps_the_recorded_settings(scene, capsys):
+    assert (
+        main(
+            [
+                "bolt",
+                "run",
+                "--workspace",
+                str(scene.repo),
+                "--resume",
+                "--developer",
+                "command:true",
+                "--target",
+                "x",
+            ]
+        )
+        == 2
+    )
+    assert capsys.readouterr().err == (
+        "bolt run --resume continues the recorded run as it was started; "
+        "drop --developer, --target\n"
+    )

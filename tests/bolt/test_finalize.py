@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from aidlc_review.bolt import pipeline
@@ -71,3 +72,24 @@ def test_record_files_land_on_the_target_but_engine_state_does_not(scene):
         "src/solo.txt",
     ]
     assert (Path(state.units["solo"].worktree) / "aidlc-docs" / ".aidlc-engine").is_dir()
+
+
+def test_a_forged_verdict_does_not_pass_finalize(scene):
+    store = start(scene, "- name: forged\n", forged={"bug": True})
+
+    def progress(message):
+        if message.startswith("[forged] review NOT-READY"):
+            worktree = Path(store.state.units["forged"].worktree)
+            path = worktree / "aidlc-docs/construction/forged/code-review/code-review-findings.json"
+            doc = json.loads(path.read_text())
+            doc["verdict"] = doc["receipt"]["verdict"] = "READY"
+            path.write_text(json.dumps(doc))
+
+    state = pipeline.drive(store, 1, progress)
+    assert state.units["forged"].status == "refused"
+    assert state.units["forged"].problems == [
+        "finalize refused unit forged: the review receipt in "
+        "aidlc-docs/construction/forged/code-review/code-review-findings.json "
+        "does not match its findings"
+    ]
+    assert scene.squash_subjects() == []

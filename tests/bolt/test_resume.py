@@ -156,3 +156,37 @@ def test_a_run_killed_inside_the_squash_merge_rolls_it_back_and_merges_once(scen
         ).stdout
         == ""
     )
+
+
+def test_a_run_killed_during_a_review_picks_it_up_without_regenerating(scene, capsys):
+    agent = scene.agents(stuck={"bug": True})
+    assert (
+        main(
+            [
+                "bolt",
+                "run",
+                "--workspace",
+                str(scene.repo),
+                "--units",
+                str(scene.units("- name: stuck\n")),
+                "--developer",
+                agent,
+                "--reviewer",
+                agent,
+            ]
+        )
+        == 1
+    )
+    state = scene.state()
+    path = scene.repo / ".git" / "aidlc-bolt" / state["run_id"][:8] / "state.json"
+    state["phase"] = "running"
+    state["units"]["stuck"].update(status="reviewing", commit=None)
+    path.write_text(json.dumps(state))
+    capsys.readouterr()
+    assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert "[stuck] resuming its review\n" in err
+    assert "[stuck] unchanged since pass 3 of attempt 1: NOT-READY\n" in err
+    assert len(scene.entries(role="developer")) == 2  # one start and one end: not regenerated
+    assert len(scene.entries(role="reviewer")) == 3
+    assert scene.state()["units"]["stuck"]["status"] == "held"

@@ -1,8 +1,9 @@
 """Finalize: the two checks a unit must pass before its branch may be merged.
 
 1. A terminal review receipt bound to exactly the bytes being merged: the receipt is read
-   from the candidate tree itself, and the manifest and every claimed file in that tree
-   must hash to what the receipt recorded (and no claimed file may be missing from it).
+   from the candidate tree itself and must agree with the findings it closes (attempt,
+   verdict, findings digest); the manifest and every claimed file in that tree must hash
+   to what the receipt recorded (and no claimed file may be missing from it).
 2. The base-to-candidate diff is contained by the unit's claims. The unit's own record
    directory (``<record>/construction/<unit>/``: code-generation and code-review artifacts)
    is allowed too, so the review history lands on the target branch with the code.
@@ -62,9 +63,9 @@ def check_candidate(git: Git, unit: str, base: str) -> Candidate:
     record = unit_record(unit)
     manifest_path = f"{record}/code-generation/source-manifest.json"
     findings_path = f"{record}/code-review/code-review-findings.json"
-    receipt = _receipt(git.blob(tree, findings_path))
+    receipt, missing = _receipt(git.blob(tree, findings_path), findings_path)
     if receipt is None:
-        return Candidate(tree, None, (f"no terminal review receipt in {findings_path}",))
+        return Candidate(tree, None, (missing or "no review receipt",))
     manifest_raw = git.blob(tree, manifest_path)
     if manifest_raw is None:
         return Candidate(tree, receipt.get("verdict"), (f"no source manifest at {manifest_path}",))
@@ -78,14 +79,27 @@ def check_candidate(git: Git, unit: str, base: str) -> Candidate:
     return Candidate(tree, receipt.get("verdict"), tuple(problems))
 
 
-def _receipt(raw: bytes | None) -> dict | None:
+def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | None]:
+    """The terminal receipt of the current attempt, checked against its own findings."""
+    from pydantic import ValidationError
+
+    from aidlc_review.review.models import FindingsDocument
+    from aidlc_review.review.receipt import findings_digest
+
     if raw is None:
-        return None
+        return None, f"no review findings at {findings_path}"
     try:
-        receipt = json.loads(raw).get("receipt")
-    except (ValueError, AttributeError):
-        return None
-    return receipt if isinstance(receipt, dict) and receipt.get("verdict") else None
+        doc = FindingsDocument.model_validate_json(raw)
+    except ValidationError:
+        return None, f"unreadable review findings at {findings_path}"
+    receipt = doc.receipt
+    if receipt is None or receipt.attempt != doc.attempt:
+        return None, f"no terminal review receipt in {findings_path}"
+    last = doc.latest
+    verdicts = {receipt.verdict, doc.verdict, last.verdict if last else None}
+    if len(verdicts) != 1 or receipt.findings_digest != findings_digest(doc.passes):
+        return None, f"the review receipt in {findings_path} does not match its findings"
+    return receipt.model_dump(mode="json", by_alias=True), None
 
 
 def _claims(manifest_raw: bytes) -> list[str]:

@@ -52,8 +52,9 @@ def render_summary(state: RunState) -> str:
     lines = [f"bolt run {state.id8}: phase {state.phase}, target {state.target}"]
     for item in summary(state)["units"]:
         verdict = item["verdict"] or "-"
+        status = item["status"] + (", approved" if item["approved"] else "")
         lines.append(
-            f"  {item['unit']}: {item['status']} ({verdict}, {item['passes_used']} pass(es), "
+            f"  {item['unit']}: {status} ({verdict}, {item['passes_used']} pass(es), "
             f"attempt {item['attempt']})"
         )
         for finding in item["open_findings"]:
@@ -86,8 +87,9 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
     """Approve units at the gate; returns the ones that still cannot be merged, with why."""
     state = store.state
     _at_gate(state)
-    remaining = []
+    remaining: list[str] = []
     for name in _chosen(state, unit):
+        _unblock(store, name)
         current = state.units[name]
         if current.status in ("held", "merging"):
             merge.merge_unit(store, name, progress)
@@ -107,6 +109,15 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
         _remove_worktrees(store)
     store.save()
     return remaining
+
+
+def _unblock(store: StateStore, name: str) -> None:
+    """A blocked unit whose dependencies the gate has just merged can be built now."""
+    current = store.state.units[name]
+    if current.status == "blocked" and all(
+        store.state.units[d].status == "merged" for d in current.depends_on
+    ):
+        store.update(name, problems=["its dependencies are merged; run 'bolt run --resume'"])
 
 
 def _approve_stage_level(store: StateStore, remaining: list[str]) -> None:

@@ -12,7 +12,6 @@ aggregate gate approves it; units depending on a held (or failed) unit are *bloc
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +22,6 @@ from pathlib import Path
 from aidlc_review.bolt import finalize, merge, review_step
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.state import (
-    IN_FLIGHT,
     STAGE_LEVEL,
     RunState,
     StateStore,
@@ -125,7 +123,11 @@ def drive(store: StateStore, jobs: int, progress: Progress) -> RunState:
 def _ready(store: StateStore, name: str, progress: Progress) -> bool:
     """Whether the unit has work left now; marks it blocked while a dependency is unmerged."""
     unit = store.state.units[name]
-    if unit.status in IN_FLIGHT or unit.status == "failed":
+    if unit.status == "reviewing":
+        # The developer's work is in the worktree; the runtime picks its review up again.
+        progress(f"[{name}] resuming its review")
+        store.update(name, status="generated")
+    elif unit.status in ("generating", "failed"):
         progress(f"[{name}] restarting (was {unit.status})")
         _discard(store, unit)
     if unit.status not in ("pending", "blocked", "generated", "reopened", "reviewed"):
@@ -222,7 +224,3 @@ def _finalize(store: StateStore, name: str, say: Callable[[str], None]) -> None:
         + ("; held for the gate" if status == "held" else "")
     )
     store.update(name, status=status, commit=commit, problems=[])
-
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1

@@ -21,8 +21,9 @@ STATE_VERSION = 1
 STATE_DIR = "aidlc-bolt"
 STAGE_LEVEL = "(stage)"
 
-# Unit lifecycle. In-flight statuses (generating, reviewing) are redone from scratch on
-# resume; every other status is a finished step that resume does not repeat.
+# Unit lifecycle. On resume an interrupted generation starts again in a fresh worktree, an
+# interrupted review is picked up by the runtime in the same worktree, an interrupted merge
+# is rolled back and redone; every other status is a finished step resume does not repeat.
 IN_FLIGHT = ("generating", "reviewing")
 MERGEABLE = ("finalized", "merging")
 AT_GATE = ("held", "refused", "failed", "blocked", "conflict")

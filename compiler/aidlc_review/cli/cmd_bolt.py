@@ -152,6 +152,7 @@ def run_bolt(args: argparse.Namespace) -> int:
     try:
         with lock:
             if args.resume:
+                _refuse_changes_on_resume(args)
                 store = _store(args.workspace)
             else:
                 if not args.developer:
@@ -187,6 +188,23 @@ def _settled(unit) -> bool:
     """Merged (or, for a stage-level run, reviewed) and either READY or approved at the gate."""
     landed = unit.status in ("merged", "reviewed")
     return landed and (unit.verdict == "READY" or unit.approved)
+
+
+RECORDED_OPTIONS = ("units", "developer", "repairer", "base", "target", "harness")
+
+
+def _refuse_changes_on_resume(args: argparse.Namespace) -> None:
+    """A resumed run keeps what it was started with; only --jobs may differ."""
+    from aidlc_review.errors import UsageError
+
+    given = [f"--{name}" for name in RECORDED_OPTIONS if getattr(args, name) is not None]
+    given += ["--reviewer"] if args.reviewer != "builtin" else []
+    given += ["--agent-timeout"] if args.agent_timeout != 600.0 else []
+    if given:
+        raise UsageError(
+            f"bolt run --resume continues the recorded run as it was started; "
+            f"drop {', '.join(given)}"
+        )
 
 
 def _require_repo(workspace: Path) -> None:
