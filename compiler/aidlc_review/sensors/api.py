@@ -98,5 +98,9 @@ def _run_one(
             name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category
         )
     elapsed = int((time.monotonic() - started) * 1000)
-    progress(f"{name}: {result.status} ({len(result.findings)} finding(s), {elapsed} ms)")
+    progress(
+        f"{name}: {result.status} ({len(result.findings)} finding(s), {elapsed} ms, "
+        f"{ctx.checked} of {len(matching)} file(s) checked, "
+        f"{len(matching) - ctx.checked} from the cache)"
+    )
     return result.timed(elapsed)

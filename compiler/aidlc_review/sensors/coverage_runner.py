@@ -33,7 +33,7 @@ def run(ctx: SensorContext) -> CheckResult:
     sources = [f for f in ctx.files if f not in excluded]
     if not sources:
         return nothing_to_check(ctx)
-    ctx.checked = len(sources)
+    ctx.checked = len(ctx.files)  # not cached: every run measures afresh
     work = Path(tempfile.mkdtemp(prefix="run-", dir=ctx.scratch))
     try:
         return _measure(ctx, sources, work)
@@ -184,20 +184,12 @@ def _report(ctx: SensorContext, data_file: Path, sources: list[str]) -> dict[str
 
 
 def _analyse(cov: Any, path: str) -> dict[str, Any]:
-    """One file's numbers. ``_analyze`` is private, but the public pair (``analysis2`` and
-    ``branch_stats``) parses every file twice, which doubles the cost on a 1,000-file unit."""
-    if hasattr(cov, "_analyze"):
-        analysis = cov._analyze(path)
-        numbers = analysis.numbers
-        executed, missing = set(analysis.executed), set(analysis.missing)
-        branches, taken = numbers.n_branches, numbers.n_executed_branches
-    else:
-        _, statements, _, missing_lines, _ = cov.analysis2(path)
-        missing = set(missing_lines)
-        executed = set(statements) - missing
-        stats = cov.branch_stats(path) if cov.get_data().has_arcs() else {}
-        branches = sum(total for total, _ in stats.values())
-        taken = sum(done for _, done in stats.values())
+    """One file's numbers, from coverage.py's ``_analyze`` (private in every 7.x, which the
+    dependency pins): the public ``analysis2`` + ``branch_stats`` parse every file twice."""
+    analysis = cov._analyze(path)
+    missing = set(analysis.missing)
+    executed = set(analysis.statements) - missing
+    branches, taken = analysis.numbers.n_branches, analysis.numbers.n_executed_branches
     return {
         "statements": len(executed) + len(missing),
         "covered_lines": len(executed),
