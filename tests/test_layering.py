@@ -23,9 +23,9 @@ def _modules() -> dict[str, set[str]]:
                 imports.add(node.module)
             elif isinstance(node, ast.Import):
                 imports.update(alias.name for alias in node.names)
-        found[name] = {i for i in imports if i == "aidlc_review" or i.startswith("aidlc_review.")} | (
-            {i for i in imports if i in ("argparse", "networkx")}
-        )
+        found[name] = {
+            i for i in imports if i == "aidlc_review" or i.startswith("aidlc_review.")
+        } | ({i for i in imports if i in ("argparse", "networkx")})
     return found
 
 
@@ -33,7 +33,11 @@ MODULES = _modules()
 
 
 def _importers_of(prefix: str) -> set[str]:
-    return {m for m, imps in MODULES.items() if any(i == prefix or i.startswith(prefix + ".") for i in imps)}
+    return {
+        m
+        for m, imps in MODULES.items()
+        if any(i == prefix or i.startswith(prefix + ".") for i in imps)
+    }
 
 
 def _in(module: str, package: str) -> bool:
@@ -49,9 +53,9 @@ def test_definitions_import_nothing_of_ours_but_definitions():
 
 def test_only_the_cli_knows_about_argv():
     assert {m for m in _importers_of("argparse")} <= {m for m in MODULES if _in(m, "cli")}
-    assert {m for m in _importers_of("aidlc_review.cli")} <= {m for m in MODULES if _in(m, "cli")} | {
-        "aidlc_review.__main__"
-    }
+    assert {m for m in _importers_of("aidlc_review.cli")} <= {
+        m for m in MODULES if _in(m, "cli")
+    } | {"aidlc_review.__main__"}
 
 
 def test_networkx_stays_behind_the_graph_module():

@@ -29,7 +29,9 @@ def _time(argv: list[str], env: dict[str, str], runs: int, fresh_cache: bool) ->
         if fresh_cache:
             shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
         start = time.perf_counter()
-        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         samples.append(time.perf_counter() - start)
     return statistics.median(samples) * 1000
 
@@ -44,7 +46,7 @@ def main() -> None:
     shutil.copytree(ROOT.parent / "shared" / "aidlc-harness", reference)
     synthetic = write_synthetic(work / "synthetic", count=300)
     python_floor = _time([sys.executable, "-c", "pass"], env, runs, False)
-    print(f"| harness | cold compile (ms) | check, up to date (ms) | check, no stamp (ms) |")
+    print("| harness | cold compile (ms) | check, up to date (ms) | check, no stamp (ms) |")
     print("|---|---|---|---|")
     for name, root in (("reference (32 stages)", reference), ("synthetic (300 stages)", synthetic)):
         base = [BIN, "compile", "--harness", str(root), "--display-root", ".claude"]

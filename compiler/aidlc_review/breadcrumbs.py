@@ -58,7 +58,13 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
 def _field_loc(loc: tuple[Any, ...]) -> tuple[str | int, ...]:
     """Drop pydantic's union/type tags (``'list[str]'``, ``'function-after[...]'``) from a loc."""
-    return tuple(p for p in loc if isinstance(p, int) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", p) and p not in {"str", "bool", "int", "list", "dict", "literal"})
+    return tuple(
+        p
+        for p in loc
+        if isinstance(p, int)
+        or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", p)
+        and p not in {"str", "bool", "int", "list", "dict", "literal"}
+    )
 
 
 def _message(error: dict[str, Any], allowed_keys: KeyChoices) -> tuple[tuple[str | int, ...], str]:
@@ -81,7 +87,10 @@ def _message(error: dict[str, Any], allowed_keys: KeyChoices) -> tuple[tuple[str
         return loc, f"must be {_TYPE_WORDS[kind]}, got {show(value)}"
     if kind == "string_pattern_mismatch":
         pattern = ctx.get("pattern", "")
-        return loc, f"must be {_PATTERN_WORDS.get(pattern, 'matching ' + pattern)}, got {show(value)}"
+        return (
+            loc,
+            f"must be {_PATTERN_WORDS.get(pattern, 'matching ' + pattern)}, got {show(value)}",
+        )
     if kind in ("greater_than_equal", "less_than_equal"):
         bound = ctx.get("ge", ctx.get("le"))
         op = ">=" if kind == "greater_than_equal" else "<="

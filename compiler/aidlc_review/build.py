@@ -34,7 +34,9 @@ def uses_plugin(harness: Harness) -> bool:
     )
 
 
-def load_valid(layout: HarnessLayout, strict: bool = False) -> tuple[Harness, StageGraph, list[Diagnostic]]:
+def load_valid(
+    layout: HarnessLayout, strict: bool = False
+) -> tuple[Harness, StageGraph, list[Diagnostic]]:
     """Load and validate; raise ValidationFailed with every error at once."""
     harness = load_harness(layout)
     errors, warnings = validate(harness, strict=strict)

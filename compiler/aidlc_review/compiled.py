@@ -21,12 +21,36 @@ MEMORY = f"aidlc/spaces/{SPACE}/memory"
 
 # Authored keys in output order; computed keys are placed around them.
 NODE_KEYS = (
-    "phase", "execution", "condition", "lead_agent", "support_agents", "mode",
-    "for_each", "workspace_requires", "produces", "optional_produces", "produces_kinds",
-    "consumes", "requires_stage", "sensors", "scopes", "reviewer", "reviewer_max_iterations",
-    "review_class", "review_artifact", "summary_confirmation",
-    "repair_agent", "reviews", "max_passes", "plan_approval",
-    "plugin", "when", "ars", "required_sections", "inputs", "outputs",
+    "phase",
+    "execution",
+    "condition",
+    "lead_agent",
+    "support_agents",
+    "mode",
+    "for_each",
+    "workspace_requires",
+    "produces",
+    "optional_produces",
+    "produces_kinds",
+    "consumes",
+    "requires_stage",
+    "sensors",
+    "scopes",
+    "reviewer",
+    "reviewer_max_iterations",
+    "review_class",
+    "review_artifact",
+    "summary_confirmation",
+    "repair_agent",
+    "reviews",
+    "max_passes",
+    "plan_approval",
+    "plugin",
+    "when",
+    "ars",
+    "required_sections",
+    "inputs",
+    "outputs",
 )
 ALWAYS_LISTED = frozenset({"sensors", "scopes"})
 
@@ -44,7 +68,10 @@ def rules_in_context(stage: Stage) -> list[dict[str, str]]:
 
 def sensor_entry(sensor: SensorManifest, manifest_path: str, display_root: str) -> dict[str, Any]:
     prefix = display_root.strip("/")
-    entry: dict[str, Any] = {"id": sensor.id, "path": f"{prefix}/{manifest_path}" if prefix else manifest_path}
+    entry: dict[str, Any] = {
+        "id": sensor.id,
+        "path": f"{prefix}/{manifest_path}" if prefix else manifest_path,
+    }
     if sensor.fire_on is not None:
         entry["fire_on"] = sensor.fire_on
     entry["matches"] = sensor.matches
@@ -59,7 +86,11 @@ def stage_node(
     display_root: str,
 ) -> dict[str, Any]:
     authored = stage.model_dump(mode="json", exclude_none=True)
-    node: dict[str, Any] = {"slug": stage.slug, "number": number, "name": display_name(stage.slug, stage.name)}
+    node: dict[str, Any] = {
+        "slug": stage.slug,
+        "number": number,
+        "name": display_name(stage.slug, stage.name),
+    }
     for key in NODE_KEYS:
         if key in authored:
             node[key] = authored[key]
@@ -67,7 +98,9 @@ def stage_node(
             node[key] = []
     node["rules_in_context"] = rules_in_context(stage)
     node["sensors_applicable"] = [
-        sensor_entry(sensors[sid], sensor_paths[sid], display_root) for sid in stage.sensors if sid in sensors
+        sensor_entry(sensors[sid], sensor_paths[sid], display_root)
+        for sid in stage.sensors
+        if sid in sensors
     ]
     return node
 
@@ -80,7 +113,9 @@ def stage_graph_doc(
 ) -> list[dict[str, Any]]:
     numbers = graph.numbers()
     by_id = {s.id: s for s in sensors}
-    return [stage_node(s, numbers[s.slug], by_id, sensor_paths, display_root) for s in graph.ordered()]
+    return [
+        stage_node(s, numbers[s.slug], by_id, sensor_paths, display_root) for s in graph.ordered()
+    ]
 
 
 def scope_grid_doc(graph: StageGraph, scope_names: list[str]) -> dict[str, Any]:

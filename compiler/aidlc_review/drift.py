@@ -18,8 +18,10 @@ def report_drift(out: Path, outputs: dict[str, str]) -> str:
         if current == text:
             continue
         diff = difflib.unified_diff(
-            current.splitlines(keepends=True), text.splitlines(keepends=True),
-            fromfile=f"{path} (on disk)", tofile=f"{path} (compiled)",
+            current.splitlines(keepends=True),
+            text.splitlines(keepends=True),
+            fromfile=f"{path} (on disk)",
+            tofile=f"{path} (compiled)",
         )
         chunks.append("".join(diff) or f"--- {path}\n+++ {path}\n(missing)\n")
     return "".join(chunks)

@@ -106,7 +106,9 @@ def read_document(path: Path, display_path: str) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + (mark.line if mark else 0)
         problem = (exc.problem or exc.context or "cannot parse").strip()
-        raise FrontmatterError(Diagnostic(display_path, line, "", f"invalid YAML: {problem}")) from None
+        raise FrontmatterError(
+            Diagnostic(display_path, line, "", f"invalid YAML: {problem}")
+        ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

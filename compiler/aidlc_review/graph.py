@@ -74,7 +74,11 @@ class StageGraph:
         return [stage.slug for stage in self.ordered()]
 
     def producers_of(self, artifact: str) -> list[str]:
-        return [s.slug for s in self.ordered() if artifact in s.produces or artifact in (s.optional_produces or [])]
+        return [
+            s.slug
+            for s in self.ordered()
+            if artifact in s.produces or artifact in (s.optional_produces or [])
+        ]
 
     def consumers_of(self, artifact: str) -> list[str]:
         return [s.slug for s in self.ordered() if any(c.artifact == artifact for c in s.consumes)]

@@ -40,7 +40,9 @@ class Harness:
     documents: dict[str, Document] = field(default_factory=dict)
     # Names of files that did not load (by file stem): references to them are not
     # reported again as unknown, so one broken file gives one set of breadcrumbs.
-    unloaded: dict[str, set[str]] = field(default_factory=lambda: {"stage": set(), "agent": set(), "sensor": set(), "scope": set()})
+    unloaded: dict[str, set[str]] = field(
+        default_factory=lambda: {"stage": set(), "agent": set(), "sensor": set(), "scope": set()}
+    )
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -85,36 +87,52 @@ def load_definition(
     return item, doc
 
 
+# Per kind: the key that must equal the file name, and whether the name drops "aidlc-".
+_NAME_KEYS = {
+    "stage": ("slug", False),
+    "scope": ("name", True),
+    "agent": ("name", False),
+    "sensor": ("id", True),
+}
 
-def _name_of(item: Definition) -> str:
-    return str(getattr(item, "slug", None) or getattr(item, "name", None) or getattr(item, "id"))
+
+def _name_mismatch(kind: str, item: Definition, path: Path, doc: Document) -> Diagnostic | None:
+    key, prefixed = _NAME_KEYS[kind]
+    name = str(getattr(item, key))
+    stem = path.stem.removeprefix("aidlc-") if prefixed else path.stem
+    if name == stem:
+        return None
+    message = f"{name!r} does not match the file name {stem!r}"
+    return Diagnostic(doc.display_path, doc.line_of((key,)), key, message)
 
 
-def _stem_name(path: Path) -> str:
-    return path.stem.removeprefix("aidlc-") if path.parent.name in ("scopes", "sensors") else path.stem
+def _phase_mismatch(stage: Stage, path: Path, doc: Document) -> Diagnostic | None:
+    if path.parent.name == stage.phase:
+        return None
+    message = f"{stage.phase!r} does not match its folder {path.parent.name!r}"
+    return Diagnostic(doc.display_path, doc.line_of(("phase",)), "phase", message)
 
 
-def _load_kind(harness: Harness, kind: str, files: Iterable[tuple[Path, str]],
-               model: type[M], keys: KeyChoices) -> list[M]:
+def _load_kind(
+    harness: Harness, kind: str, files: Iterable[tuple[Path, str]], model: type[M], keys: KeyChoices
+) -> list[M]:
     """Load every file of one kind; a file that fails (or is misnamed) is known by its stem."""
+    _, prefixed = _NAME_KEYS[kind]
     loaded: list[M] = []
     for path, display in files:
+        stem = path.stem.removeprefix("aidlc-") if prefixed else path.stem
         result = load_definition(path, display, model, keys, harness.diagnostics)
-        stem = _stem_name(path)
         if result is None:
             harness.unloaded[kind].add(stem)
             continue
         item, doc = result
         harness.documents[display] = doc
-        name = _name_of(item)
-        key = next(k for k in ("slug", "name", "id") if k in type(item).model_fields)
-        if name != stem:
-            harness.diagnostics.append(Diagnostic(display, doc.line_of((key,)), key,
-                                                  f"{name!r} does not match the file name {stem!r}"))
+        problems = [_name_mismatch(kind, item, path, doc)]
+        if isinstance(item, Stage):
+            problems.append(_phase_mismatch(item, path, doc))
+        if problems[0] is not None:
             harness.unloaded[kind].add(stem)
-        if kind == "stage" and path.parent.name != getattr(item, "phase"):
-            harness.diagnostics.append(Diagnostic(display, doc.line_of(("phase",)), "phase",
-                                                  f"{getattr(item, 'phase')!r} does not match its folder {path.parent.name!r}"))
+        harness.diagnostics.extend(p for p in problems if p is not None)
         loaded.append(item)
     return loaded
 
@@ -124,6 +142,8 @@ def load_harness(layout: HarnessLayout) -> Harness:
     harness.stages = _load_kind(harness, "stage", layout.stage_files(), Stage, _STAGE_KEYS)
     harness.scopes = _load_kind(harness, "scope", layout.scope_files(), Scope, _keys(Scope))
     harness.agents = _load_kind(harness, "agent", layout.agent_files(), Agent, _keys(Agent))
-    harness.sensors = _load_kind(harness, "sensor", layout.sensor_files(), SensorManifest, _SENSOR_KEYS)
+    harness.sensors = _load_kind(
+        harness, "sensor", layout.sensor_files(), SensorManifest, _SENSOR_KEYS
+    )
     harness.sensor_paths = {s.id: s.origin.path for s in harness.sensors}
     return harness

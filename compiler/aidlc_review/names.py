@@ -8,7 +8,9 @@ compiler knows them, so this one does too, for byte-compatible output.
 
 from __future__ import annotations
 
-ACRONYMS = frozenset({"ci", "cd", "nfr", "api", "ui", "ux", "aws", "iac", "sbom", "e2e", "qa", "pr"})
+ACRONYMS = frozenset(
+    {"ci", "cd", "nfr", "api", "ui", "ux", "aws", "iac", "sbom", "e2e", "qa", "pr"}
+)
 LOWER_WORDS = frozenset({"and", "or", "of", "the", "for", "to", "in", "on", "a"})
 
 UPSTREAM_NAMES = {

@@ -30,7 +30,9 @@ def _digest(path: Path) -> str:
         return "missing"
 
 
-def fingerprint(layout: HarnessLayout, out: Path, options: dict[str, object], outputs: list[str]) -> dict[str, object]:
+def fingerprint(
+    layout: HarnessLayout, out: Path, options: dict[str, object], outputs: list[str]
+) -> dict[str, object]:
     return {
         "version": __version__,
         "options": options,
@@ -54,7 +56,9 @@ def is_up_to_date(layout: HarnessLayout, out: Path, options: dict[str, object]) 
     return bool(outputs) and saved == fingerprint(layout, out, options, outputs)
 
 
-def record(layout: HarnessLayout, out: Path, options: dict[str, object], outputs: list[str]) -> None:
+def record(
+    layout: HarnessLayout, out: Path, options: dict[str, object], outputs: list[str]
+) -> None:
     """Best effort: a cache that cannot be written only costs speed next time."""
     path = _stamp_path(layout, out, options)
     try:

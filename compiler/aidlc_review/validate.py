@@ -38,13 +38,19 @@ class _Checker:
     def err(self, stage: Stage, loc: tuple[str | int, ...], message: str) -> None:
         from aidlc_review.breadcrumbs import key_path
 
-        self.errors.append(Diagnostic(stage.origin.path, self.h.line(stage, loc), key_path(loc), message))
+        self.errors.append(
+            Diagnostic(stage.origin.path, self.h.line(stage, loc), key_path(loc), message)
+        )
 
     def run(self) -> None:
         for stage in self.h.stages:
             if stage.slug in self.by_slug:
                 first = self.by_slug[stage.slug]
-                self.err(stage, ("slug",), f"duplicate slug {stage.slug!r} (also {self.h.where(first, ('slug',))})")
+                self.err(
+                    stage,
+                    ("slug",),
+                    f"duplicate slug {stage.slug!r} (also {self.h.where(first, ('slug',))})",
+                )
                 continue
             self.by_slug[stage.slug] = stage
         for stage in self.h.stages:
@@ -60,7 +66,9 @@ class _Checker:
         self.check_single_reviewer()
 
     def check_references(self, stage: Stage) -> None:
-        roles: list[tuple[tuple[str | int, ...], str | None]] = [(("lead_agent",), stage.lead_agent)]
+        roles: list[tuple[tuple[str | int, ...], str | None]] = [
+            (("lead_agent",), stage.lead_agent)
+        ]
         roles += [(("support_agents", i), a) for i, a in enumerate(stage.support_agents)]
         roles += [(("reviewer",), stage.reviewer), (("repair_agent",), stage.repair_agent)]
         for loc, agent in roles:
@@ -75,8 +83,18 @@ class _Checker:
                 self.err(stage, ("requires_stage", i), _unknown(required, slugs, "stage"))
         for i, scope in enumerate(stage.scopes):
             if scope not in self.scopes:
-                message = f"no scope file scopes/aidlc-{scope}.md for scope {scope!r}" + did_you_mean(scope, self.scopes)
-                self.warnings.append(Diagnostic(stage.origin.path, self.h.line(stage, ("scopes", i)), f"scopes[{i}]", message))
+                message = (
+                    f"no scope file scopes/aidlc-{scope}.md for scope {scope!r}"
+                    + did_you_mean(scope, self.scopes)
+                )
+                self.warnings.append(
+                    Diagnostic(
+                        stage.origin.path,
+                        self.h.line(stage, ("scopes", i)),
+                        f"scopes[{i}]",
+                        message,
+                    )
+                )
 
     def check_cycles(self, graph: StageGraph) -> None:
         for cycle in graph.cycles():
@@ -96,8 +114,9 @@ class _Checker:
                     continue
                 if artifact in producer:
                     first = producer[artifact]
-                    self.err(stage, ("produces", i),
-                             f"consumed artifact {artifact!r} has two producers: {first.slug} ({self.h.where(first)}) and {stage.slug}")
+                    both = f"{first.slug} ({self.h.where(first)}) and {stage.slug}"
+                    message = f"consumed artifact {artifact!r} has two producers: {both}"
+                    self.err(stage, ("produces", i), message)
                 else:
                     producer[artifact] = stage
 
@@ -106,7 +125,11 @@ class _Checker:
             return
         upstream = graph.ancestors(stage.slug)
         if not any(stage.for_each in self.by_slug[s].produces for s in upstream):
-            self.err(stage, ("for_each",), f"artifact {stage.for_each!r} is not produced by any upstream stage")
+            self.err(
+                stage,
+                ("for_each",),
+                f"artifact {stage.for_each!r} is not produced by any upstream stage",
+            )
 
     def check_reviews(self, stage: Stage) -> None:
         target_slug = stage.reviews
@@ -119,16 +142,25 @@ class _Checker:
             self.err(stage, ("reviews",), _unknown(target_slug, self.by_slug, "stage"))
             return
         if not target.workspace_requires:
-            self.err(stage, ("reviews",), f"reviewed stage {target_slug!r} must declare workspace_requires: true")
+            self.err(
+                stage,
+                ("reviews",),
+                f"reviewed stage {target_slug!r} must declare workspace_requires: true",
+            )
         if target.for_each != stage.for_each:
-            self.err(stage, ("reviews",),
-                     f"reviewed stage {target_slug!r} runs {_each(target.for_each)} but this stage runs {_each(stage.for_each)}")
+            theirs, ours = _each(target.for_each), _each(stage.for_each)
+            message = f"reviewed stage {target_slug!r} runs {theirs} but this stage runs {ours}"
+            self.err(stage, ("reviews",), message)
         if target_slug not in stage.requires_stage:
-            self.err(stage, ("reviews",), f"reviewed stage {target_slug!r} must be listed in requires_stage")
+            self.err(
+                stage,
+                ("reviews",),
+                f"reviewed stage {target_slug!r} must be listed in requires_stage",
+            )
         for i, scope in enumerate(stage.scopes):
             if scope not in target.scopes:
-                self.err(stage, ("scopes", i),
-                         f"executes in scope {scope!r} where the reviewed stage {target_slug!r} does not")
+                where = f"where the reviewed stage {target_slug!r} does not"
+                self.err(stage, ("scopes", i), f"executes in scope {scope!r} {where}")
 
     def check_single_reviewer(self) -> None:
         seen: dict[str, Stage] = {}
@@ -136,14 +168,20 @@ class _Checker:
             if stage.reviews is None:
                 continue
             if stage.reviews in seen:
-                self.err(stage, ("reviews",),
-                         f"stage {stage.reviews!r} is already reviewed by {seen[stage.reviews].slug} ({self.h.where(seen[stage.reviews], ('reviews',))})")
+                other = seen[stage.reviews]
+                by = f"{other.slug} ({self.h.where(other, ('reviews',))})"
+                message = f"stage {stage.reviews!r} is already reviewed by {by}"
+                self.err(stage, ("reviews",), message)
             else:
                 seen[stage.reviews] = stage
             target = self.by_slug.get(stage.reviews)
             if target is not None and target.reviewer is not None:
-                self.err(stage, ("reviews",),
-                         f"reviewed stage {stage.reviews!r} still has an embedded reviewer ({self.h.where(target, ('reviewer',))}); remove it so review is not done twice")
+                embedded = self.h.where(target, ("reviewer",))
+                message = (
+                    f"reviewed stage {stage.reviews!r} still has an embedded reviewer "
+                    f"({embedded}); remove it so review is not done twice"
+                )
+                self.err(stage, ("reviews",), message)
 
 
 def validate(harness: Harness, strict: bool = False) -> tuple[list[Diagnostic], list[Diagnostic]]:

@@ -32,7 +32,9 @@ def test_edited_input_is_drift_with_diff_and_fix_command(tmp_path, capsys):
     assert f"--- {root}/tools/data/stage-graph.json (on disk)\n" in captured.out
     assert '-      "poc"\n' in captured.out
     assert '-      "build": "EXECUTE",\n+      "build": "SKIP",\n' in captured.out
-    assert captured.err.endswith(f"compiled outputs are out of date; fix with: aidlc-review compile --harness {root}\n")
+    assert captured.err.endswith(
+        f"compiled outputs are out of date; fix with: aidlc-review compile --harness {root}\n"
+    )
 
 
 def test_hand_edited_output_is_drift_even_when_stamped(tmp_path, capsys):
@@ -60,7 +62,12 @@ def test_check_never_writes_outputs(tmp_path):
 def test_new_stage_file_invalidates_the_stamp(tmp_path, capsys):
     root = _compiled(tmp_path)
     main(["compile", "--harness", str(root), "--check"])
-    text = (root / B).read_text().replace("slug: build", "slug: extra").replace("  - code-summary", "  - extra")
+    text = (
+        (root / B)
+        .read_text()
+        .replace("slug: build", "slug: extra")
+        .replace("  - code-summary", "  - extra")
+    )
     (root / "stages/construction/extra.md").write_text(text)
     assert main(["compile", "--harness", str(root), "--check"]) == 1
 

@@ -19,8 +19,10 @@ def test_topo_lists_numbers_in_order(tmp_path, capsys):
     root = write_harness(tmp_path / "h")
     assert main(["graph", "topo", "--harness", str(root), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [
-        {"number": "0.1", "slug": "setup"}, {"number": "2.1", "slug": "plan-units"},
-        {"number": "3.1", "slug": "build"}, {"number": "3.2", "slug": "check"},
+        {"number": "0.1", "slug": "setup"},
+        {"number": "2.1", "slug": "plan-units"},
+        {"number": "3.1", "slug": "build"},
+        {"number": "3.2", "slug": "check"},
     ]
 
 

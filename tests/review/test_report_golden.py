@@ -25,36 +25,85 @@ FP = "sha256:" + "ab" * 32
 
 
 def _history() -> FindingsDocument:
-    secret = Observation("critical", "security", "src/app/settings.py", "3",
-                         "AWS Access Key (hashed secret 0123abcd)",
-                         "secret-scan (detect-secrets 1.5.0) reported AWS Access Key at line 3.",
-                         "Remove the secret and rotate it.", "sensor", "fp-secret",
-                         check="secret-scan", rule="secret-scan/AWS Access Key")
-    style = Observation("minor", "maintainability", "src/app/util.py", None,
-                        "file is not formatted as the workspace's formatter requires",
-                        "formatter (ruff 0.6.9) reported formatter/unformatted.",
-                        "Run the formatter.", "sensor", "fp-style", check="formatter",
-                        rule="formatter/unformatted")
-    logic = Observation("major", "error-handling", "src/app/calc.py", "2-3",
-                        "mean() divides by zero for an empty list\nwhen called with []",
-                        "len(values) is 0", "Return 0.0 for an empty list.", "reviewer", "fp-logic")
+    secret = Observation(
+        "critical",
+        "security",
+        "src/app/settings.py",
+        "3",
+        "AWS Access Key (hashed secret 0123abcd)",
+        "secret-scan (detect-secrets 1.5.0) reported AWS Access Key at line 3.",
+        "Remove the secret and rotate it.",
+        "sensor",
+        "fp-secret",
+        check="secret-scan",
+        rule="secret-scan/AWS Access Key",
+    )
+    style = Observation(
+        "minor",
+        "maintainability",
+        "src/app/util.py",
+        None,
+        "file is not formatted as the workspace's formatter requires",
+        "formatter (ruff 0.6.9) reported formatter/unformatted.",
+        "Run the formatter.",
+        "sensor",
+        "fp-style",
+        check="formatter",
+        rule="formatter/unformatted",
+    )
+    logic = Observation(
+        "major",
+        "error-handling",
+        "src/app/calc.py",
+        "2-3",
+        "mean() divides by zero for an empty list\nwhen called with []",
+        "len(values) is 0",
+        "Return 0.0 for an empty list.",
+        "reviewer",
+        "fp-logic",
+    )
     first = merge([], [secret, style, logic], 1, 1)
     second = merge(first, [style], 1, 2)
-    checks = [Check(name="secret-scan", status="passed", tool="detect-secrets",
-                    tool_version="1.5.0", findings=0),
-              Check(name="coverage", status="skipped", reason="no test command", findings=0)]
-    reviewer = ReviewerRecord(agent="command:review-bot", status="answered", summary="Looks right.",
-                              verdict="READY")
-    passes = [
-        Pass.model_validate({"attempt": 1, "pass": 1, "verdict": "NOT-READY",
-                             "source_fingerprint": FP, "reviewer": reviewer, "findings": first,
-                             "checks": checks}),
-        Pass.model_validate({"attempt": 1, "pass": 2, "verdict": "READY",
-                             "source_fingerprint": FP, "reviewer": reviewer, "findings": second,
-                             "checks": checks}),
+    checks = [
+        Check(
+            name="secret-scan",
+            status="passed",
+            tool="detect-secrets",
+            tool_version="1.5.0",
+            findings=0,
+        ),
+        Check(name="coverage", status="skipped", reason="no test command", findings=0),
     ]
-    return FindingsDocument(unit="u1-orders", attempt=1, verdict="READY", passes=passes,
-                            checks=checks)
+    reviewer = ReviewerRecord(
+        agent="command:review-bot", status="answered", summary="Looks right.", verdict="READY"
+    )
+    passes = [
+        Pass.model_validate(
+            {
+                "attempt": 1,
+                "pass": 1,
+                "verdict": "NOT-READY",
+                "source_fingerprint": FP,
+                "reviewer": reviewer,
+                "findings": first,
+                "checks": checks,
+            }
+        ),
+        Pass.model_validate(
+            {
+                "attempt": 1,
+                "pass": 2,
+                "verdict": "READY",
+                "source_fingerprint": FP,
+                "reviewer": reviewer,
+                "findings": second,
+                "checks": checks,
+            }
+        ),
+    ]
+    return FindingsDocument(
+        unit="u1-orders", attempt=1, verdict="READY", passes=passes, checks=checks
+    )
 
 
 @pytest.mark.parametrize("name", ["code-review.md", "code-review.sarif"])
@@ -62,10 +111,12 @@ def test_rendered_outputs_match_golden(name):
     doc = _history()
     text = render_report(doc) if name.endswith(".md") else dump_json(sarif_log(doc))
     text = text.replace('"version": "0.1.0"', '"version": "X"').replace(
-        '"semanticVersion": "0.1.0"', '"semanticVersion": "X"')
+        '"semanticVersion": "0.1.0"', '"semanticVersion": "X"'
+    )
     golden = GOLDEN / name
     if os.environ.get("AIDLC_UPDATE_GOLDEN"):
         golden.write_text(text)
     assert text == golden.read_text(), (
         f"{name} differs from its golden file; if intended, regenerate with: "
-        "AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/test_report_golden.py")
+        "AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/test_report_golden.py"
+    )

@@ -179,24 +179,29 @@ def test_the_same_review_of_the_same_bytes_writes_identical_artifacts(tmp_path, 
         ws = make_workspace(tmp_path / name / "ws", {"src/orders/app.py": LINT_ERROR})
         assert main(review_args(ws)) == 1
         folder = ws / "aidlc-docs" / "construction" / "u1-orders"
-        outputs.append([
-            (folder / "code-review" / "code-review-findings.json").read_bytes(),
-            (folder / "code-review" / "code-review.md").read_bytes(),
-            (ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/receipt.json").read_bytes(),
-        ])
+        outputs.append(
+            [
+                (folder / "code-review" / "code-review-findings.json").read_bytes(),
+                (folder / "code-review" / "code-review.md").read_bytes(),
+                (ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/receipt.json").read_bytes(),
+            ]
+        )
     assert outputs[0] == outputs[1]
 
 
 def test_a_repairer_that_writes_the_review_files_is_overruled(tmp_path, capsys):
     ws = _workspace(tmp_path, app=LINT_ERROR)
-    meddler = script_agent(tmp_path / "meddler.py", """
+    meddler = script_agent(
+        tmp_path / "meddler.py",
+        """
         import os, pathlib
         record = pathlib.Path(os.environ["AIDLC_RECORD"])
         review = record / "construction" / os.environ["AIDLC_UNIT"] / "code-review"
         (review / "code-review-findings.json").write_text("{}")
         (review / "code-review.md").write_text("# all good\\n")
         pathlib.Path("src/orders/app.py").write_text("def answer() -> int:\\n    return 42\\n")
-    """)
+    """,
+    )
     assert main(review_args(ws, "--repairer", meddler)) == 0
     doc = findings_doc(ws)
     assert [(p["pass"], p["verdict"]) for p in doc["passes"]] == [(1, "NOT-READY"), (2, "READY")]

@@ -14,12 +14,24 @@ DEFAULT_DISPLAY_ROOT = ".claude"
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("compile", help="compile the harness's stage graph and scope grid")
     add_harness(parser)
-    parser.add_argument("--display-root", default=DEFAULT_DISPLAY_ROOT, metavar="PREFIX",
-                        help="prefix of manifest paths in the output (default: .claude)")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
-                        help="output directory (default: <harness>/tools/data)")
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the files on disk; print a diff and exit 1 on drift")
+    parser.add_argument(
+        "--display-root",
+        default=DEFAULT_DISPLAY_ROOT,
+        metavar="PREFIX",
+        help="prefix of manifest paths in the output (default: .claude)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="output directory (default: <harness>/tools/data)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare with the files on disk; print a diff and exit 1 on drift",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -58,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
         drift = report_drift(out, result.outputs)
         if drift:
             sys.stdout.write(drift)
-            print(f"\ncompiled outputs are out of date; fix with: {_fix_command(args)}", file=sys.stderr)
+            print(
+                f"\ncompiled outputs are out of date; fix with: {_fix_command(args)}",
+                file=sys.stderr,
+            )
             return 1
         stamp.record(layout, out, options, list(result.outputs))
         return 0

@@ -12,7 +12,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("graph", help="query the stage graph")
     queries = parser.add_subparsers(dest="query", metavar="QUERY")
     queries.required = True
-    for name, helptext in (("producers", "stages producing ARTIFACT"), ("consumers", "stages consuming ARTIFACT")):
+    for name, helptext in (
+        ("producers", "stages producing ARTIFACT"),
+        ("consumers", "stages consuming ARTIFACT"),
+    ):
         query = queries.add_parser(name, help=helptext)
         query.add_argument("artifact", metavar="ARTIFACT")
         _common(query)
@@ -55,7 +58,11 @@ def run(args: argparse.Namespace) -> int:
         _emit(args, graph.consumers_of(args.artifact))
     elif args.query == "topo":
         slugs = graph.topo()
-        _emit(args, [f"{numbers[s]}\t{s}" for s in slugs], [{"number": numbers[s], "slug": s} for s in slugs])
+        _emit(
+            args,
+            [f"{numbers[s]}\t{s}" for s in slugs],
+            [{"number": numbers[s], "slug": s} for s in slugs],
+        )
     else:
         known = {s.name for s in harness.scopes} | {sc for s in harness.stages for sc in s.scopes}
         if args.name not in known:
@@ -63,7 +70,11 @@ def run(args: argparse.Namespace) -> int:
 
             raise InvalidInput(f"unknown scope {args.name!r}{did_you_mean(args.name, known)}")
         stages = [s.slug for s in graph.scope_stages(args.name)]
-        _emit(args, [f"{numbers[s]}\t{s}" for s in stages], [{"number": numbers[s], "slug": s} for s in stages])
+        _emit(
+            args,
+            [f"{numbers[s]}\t{s}" for s in stages],
+            [{"number": numbers[s], "slug": s} for s in stages],
+        )
     return 0
 
 

@@ -53,7 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the one place an unexpected error becomes exit 3
         if os.environ.get("AIDLC_DEBUG"):
             raise
-        print(f"internal error: {type(exc).__name__}: {exc} (set AIDLC_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(
+            f"internal error: {type(exc).__name__}: {exc} (set AIDLC_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return EXIT_INTERNAL
 
 

@@ -8,11 +8,16 @@ from pathlib import Path
 
 def add_harness(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--harness", type=Path, default=None, metavar="DIR",
+        "--harness",
+        type=Path,
+        default=None,
+        metavar="DIR",
         help="harness directory (default: this project's own root)",
     )
     parser.add_argument(
-        "--strict", action="store_true", help="treat warnings (scope names without a scope file) as errors"
+        "--strict",
+        action="store_true",
+        help="treat warnings (scope names without a scope file) as errors",
     )
 
 

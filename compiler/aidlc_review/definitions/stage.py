@@ -83,9 +83,13 @@ class Stage(Definition):
         if self.reviewer_max_iterations is not None and self.reviewer is None:
             raise ValueError("reviewer_max_iterations:needs a reviewer")
         if self.repair_agent is not None and not self.has_review_loop:
-            raise ValueError("repair_agent:only valid on a stage with a review loop (reviewer or reviews)")
+            raise ValueError(
+                "repair_agent:only valid on a stage with a review loop (reviewer or reviews)"
+            )
         if self.max_passes is not None and not self.has_review_loop:
-            raise ValueError("max_passes:only valid on a stage with a review loop (reviewer or reviews)")
+            raise ValueError(
+                "max_passes:only valid on a stage with a review loop (reviewer or reviews)"
+            )
         if self.reviews is not None and self.reviews == self.slug:
             raise ValueError("reviews:a stage cannot review itself")
         return self

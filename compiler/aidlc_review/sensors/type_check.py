@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+from filelock import FileLock
+
 from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check, select_tool
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.tools import last_line, shown_command
@@ -28,16 +30,19 @@ def run(ctx: SensorContext) -> CheckResult:
     tool = select_tool(ctx)
     argv = [*tool.argv(), "--cache-dir", str(ctx.scratch / "mypy-cache")]
     ctx.checked = len(ctx.files)
-    run = ctx.run([*argv, "--", *ctx.files])
-    items = None
-    if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
-        argv = _without_json(argv)  # an older mypy: read its classic text lines instead
+    # Two reviews of one workspace (two units, or two runs) share the mypy cache,
+    # and concurrent mypy processes on one cache can crash each other: take turns.
+    with FileLock(str(ctx.scratch / "mypy-cache.lock")):
         run = ctx.run([*argv, "--", *ctx.files])
-        items = _parse_text(run.stdout)
-    elif "--output" in argv:
-        items = _parse_json(run.stdout)
-    else:
-        items = _parse_text(run.stdout)
+        items = None
+        if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
+            argv = _without_json(argv)  # an older mypy: read its classic text lines instead
+            run = ctx.run([*argv, "--", *ctx.files])
+            items = _parse_text(run.stdout)
+        elif "--output" in argv:
+            items = _parse_json(run.stdout)
+        else:
+            items = _parse_text(run.stdout)
     if run.returncode not in (0, 1, 2):
         raise SensorError(f"mypy exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
     if run.returncode == 2 and not any(i.get("code") == "syntax" for i in items):
