@@ -11,6 +11,11 @@ from collections.abc import Sequence
 from aidlc_review import __version__
 from aidlc_review.errors import EXIT_INTERNAL, EXIT_INVALID, AidlcError
 
+DESCRIPTION = (
+    "A source-bound code-review stage for AI-DLC: compile a harness's stage graph and "
+    "scope plans, run sensors on a unit's claimed source, review and repair units, "
+    "and drive the autonomous Bolt pipeline."
+)
 COMMAND_MODULES = ("compile", "graph", "plan", "scope", "install", "sensors", "review", "bolt")
 
 
@@ -20,26 +25,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="aidlc-review", description=__doc__)
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``only``) just the one command being run: registering
+    every command costs more than a fast ``compile --check`` is allowed to take."""
+    parser = _Parser(prog="aidlc-review", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"aidlc-review {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"aidlc_review.cli.cmd_{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"aidlc_review.cli.cmd_{name}":
-                raise
-            continue
+    for name in [only] if only else COMMAND_MODULES:
+        module = importlib.import_module(f"aidlc_review.cli.cmd_{name}")
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    command = args_list[0] if args_list and args_list[0] in COMMAND_MODULES else None
+    parser = build_parser(command)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
