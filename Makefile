@@ -24,7 +24,7 @@ conformance: $(STAMP)
 	bash .ci/conformance.sh
 
 lint: $(STAMP)
-	$(BIN)/ruff check compiler tests
+	$(BIN)/ruff check compiler tests bench
 	$(BIN)/mypy
 
 bench: $(STAMP)

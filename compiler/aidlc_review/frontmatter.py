@@ -36,7 +36,7 @@ class Document:
         """The file line of the YAML node at ``loc`` (nearest existing ancestor)."""
         if self._tree is None:
             self._tree = make_yaml().load(self.yaml_text)
-        return self.first_line + _yaml_line(self._tree, loc)
+        return self.first_line + node_line(self._tree, loc)
 
     @property
     def tree(self) -> CommentedMap:
@@ -118,7 +118,8 @@ def read_document(path: Path, display_path: str) -> Document:
     return Document(path, display_path, data, body, first_line, yaml_text, tree)
 
 
-def _yaml_line(node: Any, loc: tuple[str | int, ...]) -> int:
+def node_line(node: Any, loc: tuple[str | int, ...]) -> int:
+    """0-based line of the round-trip YAML node at ``loc`` (nearest existing ancestor)."""
     line = getattr(getattr(node, "lc", None), "line", 0) or 0
     for part in loc:
         if isinstance(node, CommentedMap) and part in node:

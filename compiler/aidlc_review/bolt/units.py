@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from aidlc_review.breadcrumbs import did_you_mean, show
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.frontmatter import decode_text, make_yaml
+from aidlc_review.frontmatter import decode_text, make_yaml, node_line
 
 # Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -230,15 +229,5 @@ def _batches(units: tuple[Unit, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 def _line(node: Any, loc: tuple[str | int, ...]) -> int:
-    """1-based file line of the YAML node at ``loc`` (nearest existing ancestor); 0 if unknown."""
-    line = -1
-    for part in loc:
-        if isinstance(node, CommentedMap) and part in node:
-            line = node.lc.key(part)[0]
-            node = node[part]
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-            line = node.lc.item(part)[0]
-            node = node[part]
-        else:
-            break
-    return line + 1
+    """1-based file line of the YAML node at ``loc`` (nearest existing ancestor)."""
+    return node_line(node, loc) + 1
