@@ -284,6 +284,9 @@ def time_direct(ws: Path, files: list[str]) -> float:
         return time.perf_counter() - started
 
 
+_SENSOR_DONE = re.compile(r"review: (?P<name>[\w-]+): \w+ \(\d+ finding\(s\), (?P<ms>\d+) ms, ")
+
+
 @dataclass
 class Run:
     seconds: float
@@ -296,9 +299,10 @@ class Run:
             raise SystemExit(f"no progress line matches {pattern!r}:\n" + self.transcript())
         return hits[-1] if last else hits[0]
 
-    def sensor_ms(self, after: float = 0.0) -> int:
-        found = [re.search(r", (\d+) ms, ", text) for t, text in self.lines if t >= after]
-        return sum(int(m.group(1)) for m in found if m)
+    def sensor_ms(self, after: float = 0.0) -> dict[str, int]:
+        """Each sensor's own duration (its progress line), in the pass starting at ``after``."""
+        found = [_SENSOR_DONE.search(text) for t, text in self.lines if t >= after]
+        return {m["name"]: int(m["ms"]) for m in found if m}
 
     def transcript(self) -> str:
         return "\n".join(f"{t:8.3f} {text}" for t, text in self.lines)
@@ -384,7 +388,8 @@ class Bench:
                 add(f"{key}.startup", start)
                 add(f"{key}.freeze_baseline", froze - start)
                 add(f"{key}.sensors", sensors_end - froze)
-                add(f"{key}.sensor_ms_sum", run.sensor_ms() / 1000)
+                for name, ms in run.sensor_ms().items():
+                    add(f"{key}.sensor.{name}", ms / 1000)
                 add(f"{key}.conclude_exit", run.seconds - sensors_end)
             self.gated(template, add)
             self.two_runs(template, add)
@@ -408,7 +413,8 @@ class Bench:
         add("gated.pass1", pass1)
         add("gated.repair", repair_end - repair_start)
         add("gated.pass2", pass2_end - pass2_start)
-        add("gated.pass2_sensor_ms_sum", run.sensor_ms(pass2_start) / 1000)
+        for name, ms in run.sensor_ms(pass2_start).items():
+            add(f"gated.pass2.sensor.{name}", ms / 1000)
 
     def two_runs(self, template: Path, add: Add) -> None:
         ws, xdg = self.fresh(template, True)
@@ -446,6 +452,29 @@ def table(results: list[dict[str, object]]) -> str:
     return "\n".join(rows)
 
 
+def breakdown(results: list[dict[str, object]]) -> str:
+    """Where the primed pass-1 time goes, and each sensor's pass-1 -> pass-2 time (seconds)."""
+    names = ["formatter", "linter", "secret-scan", "type-check", "coverage", "findings-schema"]
+    rows = [
+        "| claimed (+unclaimed) | start-up | freeze + baseline | sensors | conclude + exit | "
+        + " | ".join(f"{n} p1 -> p2" for n in names)
+        + " |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(names),
+    ]
+    for r in results:
+        m: dict[str, float] = r["median"]  # type: ignore[assignment]
+        label = f"{r['claimed']}" + (f" (+{r['unclaimed']})" if r["unclaimed"] else "")
+        first = [m.get(f"review_primed.sensor.{n}", 0.0) for n in names]
+        second = [m.get(f"gated.pass2.sensor.{n}", 0.0) for n in names]
+        cells = [f"{a:.3f} -> {b:.3f}" for a, b in zip(first, second, strict=True)]
+        rows.append(
+            f"| {label} | {m['review_primed.startup']:.3f} "
+            f"| {m['review_primed.freeze_baseline']:.3f} | {m['review_primed.sensors']:.3f} "
+            f"| {m['review_primed.conclude_exit']:.3f} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
@@ -463,6 +492,8 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     print(table(results))
+    print()
+    print(breakdown(results))
 
 
 if __name__ == "__main__":
