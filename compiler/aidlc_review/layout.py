@@ -9,7 +9,6 @@ and this project's own root (``stages/``). Everything else is shared:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
@@ -17,10 +16,30 @@ from aidlc_review.errors import InvalidInput
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-@dataclass(frozen=True)
 class HarnessLayout:
-    root: Path
-    stages_dir: Path
+    """A harness directory and where its stages live.
+
+    A plain class, not a dataclass: ``compile --check``'s fast path imports this
+    module, and dataclasses (with inspect and ast behind it) would cost it ~5 ms.
+    """
+
+    __slots__ = ("root", "stages_dir")
+
+    def __init__(self, root: Path, stages_dir: Path):
+        self.root = root
+        self.stages_dir = stages_dir
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HarnessLayout) and (self.root, self.stages_dir) == (
+            other.root,
+            other.stages_dir,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.stages_dir))
+
+    def __repr__(self) -> str:
+        return f"HarnessLayout({str(self.root)!r})"
 
     @classmethod
     def at(cls, root: Path | None) -> HarnessLayout:
