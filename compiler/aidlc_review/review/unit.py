@@ -44,7 +44,7 @@ class UnitContext:
             raise InvalidInput(f"{layout.root}: the harness has no {STAGE} stage")
         stage = graph.stage(STAGE)
         by_id = {m.id: m for m in loaded.sensors}
-        sensors = [by_id[s] for s in stage.sensors if s in by_id]
+        sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
         budget = stage.passes_for(mode) or 1
         return cls(paths, layout.root, stage, sensors, mode, budget)
 
@@ -103,6 +103,21 @@ class UnitContext:
     def excluded(self) -> list[Path]:
         """What is never application source: the record dir and the harness."""
         return [self.paths.record, self.harness]
+
+
+def _with_runners(manifests: list[SensorManifest]) -> list[SensorManifest]:
+    """Swap a manifest without a ``runner`` block for this plugin's manifest of the same id.
+
+    An installed upstream harness keeps its own ``linter`` and ``type-check`` manifests
+    (eslint and tsc, fired by the upstream engine through ``command``); this runtime cannot
+    run those, so the plugin's Python-aware manifests of the same ids stand in for them.
+    """
+    if all(m.runner is not None for m in manifests):
+        return manifests
+    from aidlc_review.sensors.manifests import load_sensor_manifests
+
+    plugin = {m.id: m for m in load_sensor_manifests(None)}
+    return [m if m.runner is not None or m.id not in plugin else plugin[m.id] for m in manifests]
 
 
 def _workspace_table(workspace: Path) -> dict[str, Any]:
