@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from aidlc_review.cli.options import add_json
+from aidlc_review.cli.options import add_harness, add_json
 
 _PRINT_LOCK = threading.Lock()
 
@@ -56,11 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="units of one batch run in parallel (default: the number of cores)",
     )
     run.add_argument("--agent-timeout", type=float, default=600.0, metavar="SECONDS")
-    run.add_argument(
-        "--harness",
-        type=Path,
-        default=None,
-        metavar="DIR",
+    add_harness(
+        run,
+        strict=False,
         help="harness with the code-review stage (default: this project's own root)",
     )
     run.add_argument(

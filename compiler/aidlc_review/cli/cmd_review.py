@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.cli.options import add_json
+from aidlc_review.cli.options import add_harness, add_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -101,13 +101,7 @@ def _verb(
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("gated", "autonomous"), default="gated")
-    parser.add_argument(
-        "--harness",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="harness directory (default: this project's own root)",
-    )
+    add_harness(parser, strict=False)
 
 
 def _progress(message: str) -> None:

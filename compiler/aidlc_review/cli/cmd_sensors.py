@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.cli.options import add_json
+from aidlc_review.cli.options import add_harness, add_json
 
 EXIT_UNAVAILABLE = 127
 
@@ -72,11 +72,9 @@ def _fire_parser() -> argparse.ArgumentParser:
 
 
 def _add_harness(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--harness",
-        type=Path,
-        default=None,
-        metavar="DIR",
+    add_harness(
+        parser,
+        strict=False,
         help="harness whose sensors/ to use (default: this project's own root)",
     )
 

@@ -6,14 +6,16 @@ import argparse
 from pathlib import Path
 
 
-def add_harness(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--harness",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="harness directory (default: this project's own root)",
-    )
+def add_harness(
+    parser: argparse.ArgumentParser,
+    *,
+    strict: bool = True,
+    help: str = "harness directory (default: this project's own root)",
+) -> None:
+    """``--harness DIR`` (and, for commands that validate the whole harness, ``--strict``)."""
+    parser.add_argument("--harness", type=Path, default=None, metavar="DIR", help=help)
+    if not strict:
+        return
     parser.add_argument(
         "--strict",
         action="store_true",
