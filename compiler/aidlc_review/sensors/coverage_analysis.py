@@ -46,6 +46,19 @@ def analyse_sources(
     """Per claimed file: statements, executed lines, branches (unparseable files are left out),
     and how many files took their numbers from the cache."""
     cov = _loaded(data_file, config_file)
+    try:
+        return _analyse_all(cov, workspace, sources, cache)
+    finally:
+        cov.get_data().close(force=True)  # the in-memory copy lives as long as its connection
+
+
+def percent(covered: int, total: int) -> float:
+    return round(100.0 * covered / total, 2) if total else 100.0
+
+
+def _analyse_all(
+    cov: Any, workspace: Path, sources: list[str], cache: ResultCache
+) -> tuple[Report, int]:
     keys = _file_keys(cov, workspace, sources)
     cached = cache.get_many(list(keys.values()))
     report: Report = {}
@@ -65,10 +78,6 @@ def analyse_sources(
     return report, reused
 
 
-def percent(covered: int, total: int) -> float:
-    return round(100.0 * covered / total, 2) if total else 100.0
-
-
 def _loaded(data_file: Path, config_file: str | bool) -> Any:
     """A ``Coverage`` holding an in-memory copy of ``data_file``, with the workspace's config."""
     import coverage
@@ -85,9 +94,9 @@ def _loaded(data_file: Path, config_file: str | bool) -> Any:
 
 def _file_keys(cov: Any, workspace: Path, sources: list[str]) -> dict[str, str]:
     """The cache key of each source file; a file without a key is always analysed."""
-    if cov.get_option("run:relative_files") or cov.get_option("paths"):
-        # the data's file names are then remapped before analysis: the executed lines and
-        # arcs looked up below might not be the ones the analysis uses
+    if cov.get_option("run:relative_files"):
+        # coverage.py then looks a file up relative to this process's directory, so the lines
+        # and arcs looked up below by absolute name might not be the ones the analysis uses
         return {}
     import coverage
 
@@ -112,9 +121,10 @@ def _file_keys(cov: Any, workspace: Path, sources: list[str]) -> dict[str, str]:
             _sorted(data.lines(measured)),
             _sorted(data.arcs(measured)),
         )
-        keys[relative] = "coverage:" + hashlib.sha256(
-            "\0".join((base, relative, content, repr(state))).encode()
-        ).hexdigest()
+        keys[relative] = (
+            "coverage:"
+            + hashlib.sha256("\0".join((base, relative, content, repr(state))).encode()).hexdigest()
+        )
     return keys
 
 
@@ -145,28 +155,17 @@ def _analyse(cov: Any, path: str) -> dict[str, Any] | None:
 def _numbers(cov: Any, path: str) -> tuple[set[int], set[int], int, int]:
     """Statements, missing statements, branches and branches taken in one file.
 
-    This is the one use of a private coverage.py API. ``_analyze`` parses the file once.
-    The public routes give the same numbers (a spec checks it) but cost more: ``analysis2``
-    plus ``branch_stats`` parse every file twice, and ``json_report`` adds per-function
-    regions and a JSON round trip. On 1,000 files with no cached numbers, that is 1.07 s
-    with ``_analyze``, 1.98 s and 1.75 s with the public routes. The public pair is the
-    fallback should a coverage.py release drop ``_analyze``.
+    The one use of a private coverage.py API: ``_analyze`` parses the file once. The public
+    routes give the same numbers (a spec checks it against ``analysis2`` + ``branch_stats``)
+    but cost more: ``analysis2`` plus ``branch_stats`` parse every file twice, and
+    ``json_report`` adds per-function regions and a JSON round trip. On 1,000 files with no
+    cached numbers that is 1.07 s with ``_analyze``, against 1.98 s and 1.75 s.
     """
-    analyse = getattr(cov, "_analyze", None)
-    if analyse is not None:
-        analysis = analyse(path)
-        numbers = analysis.numbers
-        return (
-            set(analysis.statements),
-            set(analysis.missing),
-            numbers.n_branches,
-            numbers.n_executed_branches,
-        )
-    _, statements, _, missing, _ = cov.analysis2(path)
-    stats = cov.branch_stats(path).values()
+    analysis = cov._analyze(path)
+    numbers = analysis.numbers
     return (
-        set(statements),
-        set(missing),
-        sum(exits for exits, _ in stats),
-        sum(taken for _, taken in stats),
+        set(analysis.statements),
+        set(analysis.missing),
+        numbers.n_branches,
+        numbers.n_executed_branches,
     )

@@ -3,7 +3,9 @@
 The test command runs under ``coverage run`` (its data file goes to a scratch
 directory, never the workspace), or an existing data file is read. The report is
 asked for exactly the claimed source files, so a module the tests never imported
-is analysed from its source and counts 0% instead of being left out.
+is analysed from its source and counts 0% instead of being left out. A file's
+numbers are reused from the result cache while its content and the lines and arcs
+the tests executed in it stay the same (``coverage_analysis``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     select_tool,
 )
+from aidlc_review.sensors.coverage_analysis import Report, analyse_sources, percent
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
 from aidlc_review.sensors.tools import last_line, shown_command
@@ -33,7 +36,7 @@ def run(ctx: SensorContext) -> CheckResult:
     sources = [f for f in ctx.files if f not in excluded]
     if not sources:
         return nothing_to_check(ctx)
-    ctx.checked = len(ctx.files)  # not cached: every run measures afresh
+    ctx.checked = len(ctx.files)  # until the analysis says how many numbers it reused
     work = Path(tempfile.mkdtemp(prefix="run-", dir=ctx.scratch))
     try:
         return _measure(ctx, sources, work)
@@ -80,7 +83,10 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
             "file (coverage_data_file) configured",
             ctx.manifest.category,
         )
-    report = _report(ctx, data_file, sources)
+    report, reused = analyse_sources(
+        ctx.workspace, data_file, sources, ctx.cache, _config_file(ctx.workspace)
+    )
+    ctx.checked = len(ctx.files) - reused  # the tests always run; only the analysis is cached
     changed = None
     if ctx.settings.get("base_revision"):
         changed = _changed_coverage(ctx, sources, report, str(ctx.settings["base_revision"]))
@@ -158,68 +164,21 @@ def _config_file(workspace: Path) -> str | bool:
     return False
 
 
-def _report(ctx: SensorContext, data_file: Path, sources: list[str]) -> dict[str, Any]:
-    """Per claimed file: statements, executed lines, branches; unparseable files are left out."""
-    import coverage
-    from coverage.exceptions import CoverageException
-
-    cov = coverage.Coverage(
-        data_file=str(data_file), config_file=_config_file(ctx.workspace), messages=False
-    )
-    cov.set_option(
-        "run:disable_warnings",
-        ["no-data-collected", "module-not-measured", "couldnt-parse", "module-not-imported"],
-    )
-    try:
-        cov.load()
-    except (CoverageException, OSError) as exc:
-        raise SensorError(f"cannot read coverage data: {exc}") from None
-    report: dict[str, Any] = {}
-    for relative in sources:
-        try:
-            report[relative] = _analyse(cov, str(ctx.workspace / relative))
-        except CoverageException:
-            continue  # not Python coverage.py can parse: the linter and type-check say so
-    return report
-
-
-def _analyse(cov: Any, path: str) -> dict[str, Any]:
-    """One file's numbers, from coverage.py's ``_analyze`` (private in every 7.x, which the
-    dependency pins): the public ``analysis2`` + ``branch_stats`` parse every file twice."""
-    analysis = cov._analyze(path)
-    missing = set(analysis.missing)
-    executed = set(analysis.statements) - missing
-    branches, taken = analysis.numbers.n_branches, analysis.numbers.n_executed_branches
-    return {
-        "statements": len(executed) + len(missing),
-        "covered_lines": len(executed),
-        "branches": branches,
-        "covered_branches": taken,
-        "percent": _percent(len(executed) + taken, len(executed) + len(missing) + branches),
-        "executed": sorted(executed),
-        "missing": sorted(missing),
-    }
-
-
 def _public(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k not in ("executed", "missing")}
 
 
-def _percent(covered: int, total: int) -> float:
-    return round(100.0 * covered / total, 2) if total else 100.0
-
-
-def _total(sources: list[str], report: dict[str, Any]) -> dict[str, Any]:
+def _total(sources: list[str], report: Report) -> dict[str, Any]:
     keys = ("statements", "covered_lines", "branches", "covered_branches")
     sums = {k: sum(report[f][k] for f in sources if f in report) for k in keys}
-    sums["percent"] = _percent(
+    sums["percent"] = percent(
         sums["covered_lines"] + sums["covered_branches"], sums["statements"] + sums["branches"]
     )
     return sums
 
 
 def _changed_coverage(
-    ctx: SensorContext, sources: list[str], report: dict[str, Any], base: str
+    ctx: SensorContext, sources: list[str], report: Report, base: str
 ) -> dict[str, Any]:
     changed = changed_lines(ctx.workspace, base, sources, ctx.timeout)
     statements = covered = 0
@@ -234,14 +193,14 @@ def _changed_coverage(
         "base": base,
         "statements": statements,
         "covered_lines": covered,
-        "percent": _percent(covered, statements),
+        "percent": percent(covered, statements),
     }
 
 
 def _judge(
     ctx: SensorContext,
     sources: list[str],
-    report: dict[str, Any],
+    report: Report,
     changed: dict[str, Any] | None,
     threshold: float,
 ) -> list[CheckFinding]:
