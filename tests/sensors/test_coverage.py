@@ -159,3 +159,14 @@ def test_a_hanging_test_command_is_an_error(ws: Path) -> None:
     )
     result = run_coverage(ws, timeout_seconds=2)
     assert (result.status, result.reason) == ("error", "coverage timed out after 2s")
+
+
+def test_relative_files_setting_gives_the_same_numbers_from_any_working_directory(
+    ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = run_coverage(ws)
+    (ws / "pyproject.toml").write_text("[tool.coverage.run]\nrelative_files = true\n")
+    monkeypatch.chdir(ws.parent)  # not the workspace: the data file holds relative names
+    relative = run_coverage(ws)
+    assert relative.details["files"] == plain.details["files"]
+    assert [f.message for f in relative.findings] == [f.message for f in plain.findings]

@@ -45,7 +45,7 @@ def analyse_sources(
 ) -> tuple[Report, int]:
     """Per claimed file: statements, executed lines, branches (unparseable files are left out),
     and how many files took their numbers from the cache."""
-    cov = _loaded(data_file, config_file)
+    cov = _loaded(workspace, data_file, config_file)
     try:
         return _analyse_all(cov, workspace, sources, cache)
     finally:
@@ -78,7 +78,7 @@ def _analyse_all(
     return report, reused
 
 
-def _loaded(data_file: Path, config_file: str | bool) -> Any:
+def _loaded(workspace: Path, data_file: Path, config_file: str | bool) -> Any:
     """A ``Coverage`` holding an in-memory copy of ``data_file``, with the workspace's config."""
     import coverage
     from coverage.exceptions import CoverageException
@@ -86,18 +86,37 @@ def _loaded(data_file: Path, config_file: str | bool) -> Any:
     cov = coverage.Coverage(data_file=None, config_file=config_file, messages=False)
     cov.set_option("run:disable_warnings", QUIET)
     try:
-        cov.get_data().update(coverage.CoverageData(basename=str(data_file)))
+        recorded = coverage.CoverageData(basename=str(data_file))
+        recorded.read()
+        if cov.get_option("run:relative_files"):
+            # the data names files relative to the workspace; coverage.py would resolve them
+            # against this process's directory, so name them absolutely before analysing
+            recorded = _absolute_names(recorded, workspace)
+            cov.set_option("run:relative_files", False)
+        cov.get_data().update(recorded)
     except (CoverageException, OSError) as exc:
         raise SensorError(f"cannot read coverage data: {exc}") from None
     return cov
 
 
+def _absolute_names(recorded: Any, workspace: Path) -> Any:
+    import coverage
+
+    named = coverage.CoverageData(no_disk=True)
+    for name in sorted(recorded.measured_files()):
+        target = name if os.path.isabs(name) else os.path.realpath(workspace / name)
+        if recorded.has_arcs():
+            named.add_arcs({target: recorded.arcs(name) or []})
+        else:
+            named.add_lines({target: recorded.lines(name) or []})
+        tracer = recorded.file_tracer(name)
+        if tracer:
+            named.add_file_tracers({target: tracer})
+    return named
+
+
 def _file_keys(cov: Any, workspace: Path, sources: list[str]) -> dict[str, str]:
     """The cache key of each source file; a file without a key is always analysed."""
-    if cov.get_option("run:relative_files"):
-        # coverage.py then looks a file up relative to this process's directory, so the lines
-        # and arcs looked up below by absolute name might not be the ones the analysis uses
-        return {}
     import coverage
 
     data = cov.get_data()
