@@ -1,6 +1,6 @@
 """Run every benchmark in turn (minutes). Figures are copied into each bench/*/README.md by hand.
 
-    .venv/bin/python bench/run_all.py
+.venv/bin/python bench/run_all.py
 """
 
 from __future__ import annotations
