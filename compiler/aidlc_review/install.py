@@ -13,9 +13,11 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aidlc_review.errors import InvalidInput
+from aidlc_review.definitions.stage import Stage
+from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
 from aidlc_review.fsio import write_atomic
 from aidlc_review.layout import PROJECT_ROOT, HarnessLayout
+from aidlc_review.loader import STAGE_KEYS, load_definition
 from aidlc_review.overlay import validate_with_changes
 from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
 
@@ -73,7 +75,12 @@ def _recognise(harness_dir: Path) -> HarnessLayout:
 
 
 def _stage_text(layout: HarnessLayout, slug: str) -> tuple[str, FrontmatterText]:
+    """The stage file to edit, refused with its breadcrumbs unless it is a valid stage:
+    the edits assume the shapes the schema guarantees (lists of items, mappings)."""
     display = f"aidlc-common/stages/construction/{slug}.md"
+    problems: list[Diagnostic] = []
+    if load_definition(layout.root / display, display, Stage, STAGE_KEYS, problems) is None:
+        raise ValidationFailed(problems)
     return display, FrontmatterText.parse(_read(layout.root / display), display)
 
 

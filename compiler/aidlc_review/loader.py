@@ -65,8 +65,8 @@ def _keys(model: type[BaseModel], **nested: type[BaseModel]) -> KeyChoices:
     return choices
 
 
-_STAGE_KEYS = _keys(Stage, consumes=Consume, max_passes=MaxPasses)
-_SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec)
+STAGE_KEYS = _keys(Stage, consumes=Consume, max_passes=MaxPasses)
+SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec)
 
 
 def load_definition(
@@ -139,11 +139,11 @@ def _load_kind(
 
 def load_harness(layout: HarnessLayout) -> Harness:
     harness = Harness(layout)
-    harness.stages = _load_kind(harness, "stage", layout.stage_files(), Stage, _STAGE_KEYS)
+    harness.stages = _load_kind(harness, "stage", layout.stage_files(), Stage, STAGE_KEYS)
     harness.scopes = _load_kind(harness, "scope", layout.scope_files(), Scope, _keys(Scope))
     harness.agents = _load_kind(harness, "agent", layout.agent_files(), Agent, _keys(Agent))
     harness.sensors = _load_kind(
-        harness, "sensor", layout.sensor_files(), SensorManifest, _SENSOR_KEYS
+        harness, "sensor", layout.sensor_files(), SensorManifest, SENSOR_KEYS
     )
     harness.sensor_paths = {s.id: s.origin.path for s in harness.sensors}
     return harness

@@ -157,6 +157,21 @@ def test_a_harness_that_would_not_validate_is_left_untouched(tmp_path, capsys):
     assert snapshot(root) == before
 
 
+def test_a_stage_to_edit_that_is_malformed_is_refused_with_its_breadcrumb(tmp_path, capsys):
+    root = copy_upstream(tmp_path)
+    stage = root / CONSTRUCTION / "build-and-test.md"
+    text = stage.read_text()
+    stage.write_text(
+        text[: text.index("consumes:")] + "consumes:\n" + text[text.index("requires_stage:") :]
+    )
+    before = snapshot(root)
+    assert install(root) == 2
+    assert capsys.readouterr().err == (
+        f"{CONSTRUCTION}/build-and-test.md:18: consumes: must be a list, got null\n"
+    )
+    assert snapshot(root) == before
+
+
 def test_crlf_files_keep_their_line_endings(tmp_path):
     root = copy_upstream(tmp_path)
     build = root / CONSTRUCTION / "build-and-test.md"

@@ -9,17 +9,10 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
+from aidlc_review.definitions.sensor import SensorManifest
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
 from aidlc_review.layout import HarnessLayout
-from aidlc_review.loader import load_definition
-
-# Known keys per nesting level, for the loader's "did you mean" on a misspelt key.
-_KEYS = {
-    "": sorted(SensorManifest.model_fields),
-    "runner": sorted(RunnerSpec.model_fields),
-    "tools": sorted(ToolSpec.model_fields),
-}
+from aidlc_review.loader import SENSOR_KEYS, load_definition
 
 
 def load_sensor_manifests(harness: Path | None) -> list[SensorManifest]:
@@ -28,7 +21,7 @@ def load_sensor_manifests(harness: Path | None) -> list[SensorManifest]:
     problems: list[Diagnostic] = []
     manifests: list[SensorManifest] = []
     for path, display in layout.sensor_files():
-        loaded = load_definition(path, display, SensorManifest, _KEYS, problems)
+        loaded = load_definition(path, display, SensorManifest, SENSOR_KEYS, problems)
         if loaded:
             manifest, doc = loaded
             stem = path.stem.removeprefix("aidlc-")
