@@ -113,15 +113,34 @@ def edit_build_and_test(text: FrontmatterText) -> None:
     check_edit(text, expected)
 
 
-def review_stage_text(plugin: HarnessLayout, harness_scopes: list[str]) -> str:
-    """The plugin's code-review stage, executing only where the harness runs code-generation."""
+def review_stage_text(
+    plugin: HarnessLayout, harness_scopes: list[str], chosen: list[str] | None = None
+) -> str:
+    """The plugin's code-review stage, executing only where the harness runs code-generation.
+
+    ``chosen``: the scopes of a code-review stage installed earlier. A lead may have
+    changed them with ``scope add|remove``; a re-install keeps that choice.
+    """
     display = f"{plugin.display(plugin.stages_dir)}/construction/{REVIEW_STAGE}.md"
     text = FrontmatterText.parse(_read(plugin.root / display), display)
     data = text.plain()
-    scopes = [s for s in data.get("scopes", []) if s in harness_scopes]
+    wanted = data.get("scopes", []) if chosen is None else chosen
+    scopes = [s for s in wanted if s in harness_scopes]
     text.replace_key("scopes", scalar_list_block("scopes", scopes, text.item_indent("scopes")))
     check_edit(text, {**data, "scopes": scopes})
     return text.text
+
+
+def _installed_scopes(layout: HarnessLayout) -> list[str] | None:
+    """The ``scopes:`` of a code-review stage already in the harness (None when there is none)."""
+    display = f"aidlc-common/stages/construction/{REVIEW_STAGE}.md"
+    if not (layout.root / display).is_file():
+        return None
+    problems: list[Diagnostic] = []
+    loaded = load_definition(layout.root / display, display, Stage, STAGE_KEYS, problems)
+    if loaded is None:
+        raise ValidationFailed(problems)
+    return list(loaded[0].scopes)
 
 
 def _plugin_files(
@@ -155,7 +174,9 @@ def plan_install(harness_dir: Path, plugin_dir: Path | None = None) -> InstallPl
     plugin = HarnessLayout.at(plugin_dir)
     generated: dict[str, str] = {}
     gen_display, gen_text = _stage_text(layout, REVIEWED_STAGE)
-    review_text = review_stage_text(plugin, list(gen_text.plain().get("scopes") or []))
+    review_text = review_stage_text(
+        plugin, list(gen_text.plain().get("scopes") or []), _installed_scopes(layout)
+    )
     edit_code_generation(gen_text)
     generated[gen_display] = gen_text.text
     bt_display, bt_text = _stage_text(layout, DOWNSTREAM_STAGE)

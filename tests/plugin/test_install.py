@@ -180,3 +180,15 @@ def test_crlf_files_keep_their_line_endings(tmp_path):
     text = build.read_bytes()
     assert b"  - code-review\r\n" in text
     assert b"\n" not in text.replace(b"\r\n", b"")
+
+
+def test_reinstalling_keeps_a_leads_scope_choice(tmp_path, capsys):
+    root = copy_upstream(tmp_path)
+    assert install(root) == 0
+    assert main(["scope", "remove", "code-review", "bugfix", "--harness", str(root)]) == 0
+    before = snapshot(root)
+    capsys.readouterr()
+    assert install(root) == 0
+    assert snapshot(root) == before
+    captured = capsys.readouterr()
+    assert "nothing to change" in captured.out + captured.err
