@@ -7,7 +7,10 @@ config's "log" file, so tests can count and order them.
 
 Per unit (all optional): "bug": the developer writes a blocking bug; "fix_on_repair": the
 repairer removes it; "sleep": seconds the developer waits; "extra": an unclaimed file the
-developer also writes; "fail": the developer exits 3 without writing anything.
+developer also writes; "fail": the developer exits 3 without writing anything; "files": more
+files the developer writes, each ``{"path", "text"}`` or ``{"path", "line", "text"}`` (replace
+one line of the file as the worktree has it), optionally ``"claim": true`` and
+``"executable": true``.
 """
 
 import json
@@ -58,6 +61,19 @@ if role == "developer":
     writes = [{"path": f"src/{source.name}"}]
     if behaviour.get("extra"):
         (workspace / behaviour["extra"]).write_text("not claimed\n")
+    for extra in behaviour.get("files", []):
+        path = workspace / extra["path"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if "line" in extra:
+            lines = path.read_text().splitlines(keepends=True)
+            lines[extra["line"] - 1] = extra["text"] + "\n"
+            path.write_text("".join(lines))
+        else:
+            path.write_text(extra["text"])
+        if extra.get("executable"):
+            path.chmod(0o755)
+        if extra.get("claim"):
+            writes.append({"path": extra["path"]})
     record = Path(os.environ["AIDLC_RECORD"]) / "construction"
     manifest = (record / unit if unit else record) / "code-generation" / "source-manifest.json"
     manifest.parent.mkdir(parents=True, exist_ok=True)

@@ -221,3 +221,50 @@ def test_resume_keeps_the_recorded_settings(scene, capsys):
         "bolt run --resume continues the recorded run as it was started; "
         "drop --developer, --target\n"
     )
+
+
+def test_abandon_lets_a_new_run_start_and_keeps_the_old_one_for_inspection(scene, capsys):
+    agent = scene.agents(stuck={"fail": True})
+    units = str(scene.units("- good\n- stuck\n"))
+    repo = str(scene.repo)
+    first = ["bolt", "run", "--workspace", repo, "--units", units, "--developer", agent]
+    assert main([*first, "--reviewer", agent, "--target", "integration"]) == 1
+    old = scene.state()
+    assert old["units"]["stuck"]["status"] == "failed"
+    capsys.readouterr()
+    assert main(["bolt", "run", "--workspace", repo, "--developer", agent]) == 2
+    assert "is not finished (phase gate)" in capsys.readouterr().err
+
+    assert main(["bolt", "abandon", "--workspace", repo]) == 0
+    run_dir = scene.repo.resolve() / ".git" / "aidlc-bolt" / old["run_id"][:8]
+    assert capsys.readouterr().err == (
+        f"abandoned bolt run {old['run_id'][:8]}; its state and unit worktrees are kept in "
+        f"{run_dir}\n"
+    )
+    assert scene.state()["phase"] == "abandoned"
+    assert (run_dir / "worktrees" / "stuck").is_dir()
+    assert main(["bolt", "abandon", "--workspace", repo]) == 2
+    assert capsys.readouterr().err == f"bolt run {old['run_id'][:8]} is already abandoned\n"
+    assert main(["bolt", "run", "--workspace", repo, "--resume"]) == 2
+    assert capsys.readouterr().err == (
+        f"bolt run {old['run_id'][:8]} was abandoned; start a new one with 'bolt run'\n"
+    )
+
+    scene.agents()
+    assert main([*first, "--reviewer", agent, "--target", "integration"]) == 0
+    new = scene.state()
+    assert new["run_id"] != old["run_id"]
+    assert [u["status"] for u in new["units"].values()] == ["merged", "merged"]
+    assert json.loads((run_dir / "state.json").read_text())["phase"] == "abandoned"
+
+
+def test_a_target_git_cannot_name_or_an_unknown_base_is_a_usage_error(scene, capsys):
+    repo = str(scene.repo)
+    run = ["bolt", "run", "--workspace", repo, "--developer", "command:true"]
+    assert main([*run, "--target", "foo..bar"]) == 2
+    assert capsys.readouterr().err == "--target 'foo..bar': not a valid git branch name\n"
+    assert main([*run, "--target=-x"]) == 2
+    assert capsys.readouterr().err == "--target '-x': not a valid git branch name\n"
+    assert main([*run, "--base", "nope"]) == 2
+    assert capsys.readouterr().err == "--base 'nope': unknown revision\n"
+    assert not (scene.repo / ".git" / "aidlc-bolt" / "current").exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from aidlc_review.bolt.units import load_units
@@ -121,3 +123,36 @@ def test_not_yaml_and_not_a_list(tmp_path):
     with pytest.raises(ValidationFailed) as caught:
         load_units(extra)
     assert str(caught.value) == f"{extra}:2: $.units_of_work: unknown key (expected 'units')"
+
+
+def test_names_git_cannot_use_in_a_branch_are_refused_before_the_run(tmp_path):
+    path = write(tmp_path, "units.yaml", "- name: x..y\n- name: ok.v2\n- name: z.lock\n- end.\n")
+    with pytest.raises(ValidationFailed) as caught:
+        load_units(path)
+    why = "cannot be part of a git branch name (no '..', no trailing '.' or '.lock')"
+    assert str(caught.value).splitlines() == [
+        f'{path}:1: $[0].name: {why}, got "x..y"',
+        f'{path}:3: $[2].name: {why}, got "z.lock"',
+        f'{path}:4: $[3].name: {why}, got "end."',
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["x..y", "z.lock", "end.", "a.b", "v1.2-rc_3", "x.lock.y", "lock", "a-", "B_", "a...b"]
+)
+def test_a_unit_name_is_accepted_exactly_when_git_accepts_its_branch(tmp_path, name):
+    branch_ok = (
+        subprocess.run(
+            ["git", "check-ref-format", "--branch", f"bolt-12345678_{name}"],
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
+    path = write(tmp_path, "units.yaml", f"- name: {name}\n")
+    try:
+        load_units(path)
+        accepted = True
+    except ValidationFailed:
+        accepted = False
+    assert accepted == branch_ok

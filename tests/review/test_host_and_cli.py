@@ -14,6 +14,7 @@ from tests.review.workspace import (
     manifest_path,
     review_args,
     write,
+    write_manifest,
 )
 
 ANSWER = {
@@ -100,12 +101,45 @@ def test_submit_refuses_when_the_source_changed_after_start(tmp_path, capsys):
                 str(answer),
             ]
         )
-        == 2
+        == 1
     )
     assert capsys.readouterr().err == (
         f"--request {started['request']}: the claimed source or the manifest changed since "
         "`review start`; run `review start` again\n"
     )
+    assert not findings_doc_path(ws).exists()
+
+
+def test_submit_runs_the_sensors_again_instead_of_trusting_the_request_file(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": "import os\n"})
+    started = _start(ws, capsys)
+    saved = ws / f"aidlc-docs/.aidlc-engine/code-review/{UNIT}/requests/{started['request']}.json"
+    request = json.loads(saved.read_text())
+    for result in request["results"]:
+        result.update(status="passed", findings=[])
+    saved.write_text(json.dumps(request))
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"verdict": "READY", "summary": "Fine.", "findings": []}))
+    argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
+    assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 1
+    [finding] = findings_doc(ws)["passes"][0]["findings"]
+    assert (finding["check"], finding["rule"], finding["status"]) == ("linter", "F401", "open")
+
+
+def test_submit_refuses_when_the_manifest_changed_after_start(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN, "src/keys.py": CLEAN})
+    started = _start(ws, capsys)
+    write_manifest(ws, ["src/orders/app.py"])
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"verdict": "READY", "summary": "Fine.", "findings": []}))
+    argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
+    assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 1
+    assert "changed since `review start`" in capsys.readouterr().err
+    assert not findings_doc_path(ws).exists()
+
+
+def findings_doc_path(ws):
+    return manifest_path(ws).parents[1] / "code-review" / "code-review-findings.json"
 
 
 def test_bad_input_exits_2_with_the_reason_and_writes_nothing(tmp_path, capsys):
@@ -171,3 +205,17 @@ def test_ids_are_assigned_once_and_a_finding_seen_again_is_reopened_not_renumber
         ("CR-002", "resolved", 1),
         ("CR-003", "resolved", 2),
     ]
+
+
+def test_a_corrupt_request_file_is_bad_input_naming_the_file(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    started = _start(ws, capsys)
+    saved = ws / f"aidlc-docs/.aidlc-engine/code-review/{UNIT}/requests/{started['request']}.json"
+    saved.write_text("{}")
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(ANSWER))
+    argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
+    assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 2
+    assert capsys.readouterr().err == (
+        f"{saved}: not a valid request: $.attempt: missing or wrong type\n"
+    )

@@ -109,3 +109,35 @@ def test_a_good_answer_is_accepted_with_its_location():
 def test_an_empty_or_oversized_answer_is_rejected():
     assert validate_answer(b"  \n", ["a"]).reason == "empty answer"
     assert validate_answer(b"x" * (1 << 21), ["a"]).reason == "answer is larger than 1048576 bytes"
+
+
+def test_after_reviewer_unavailable_a_working_reviewer_gets_a_new_pass(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    broken = script_agent(tmp_path / "broken.py", "import sys; sys.exit(3)\n")
+    assert main(review_args(ws, "--reviewer", broken)) == 1
+    working = script_agent(
+        tmp_path / "working.py",
+        """
+        import json
+        print(json.dumps({"verdict": "READY", "summary": "Fine.", "findings": []}))
+        """,
+    )
+    assert main(review_args(ws, "--reviewer", working)) == 0
+    doc = findings_doc(ws)
+    assert [(p["pass"], p["reviewer"]["status"], p["verdict"]) for p in doc["passes"]] == [
+        (1, "unavailable", "NOT-READY"),
+        (2, "answered", "READY"),
+    ]
+
+
+def test_an_unavailable_reviewer_is_retried_only_while_passes_are_left(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    broken = script_agent(tmp_path / "broken.py", "import sys; sys.exit(3)\n")
+    for _ in range(3):
+        assert main(review_args(ws, "--reviewer", broken)) == 1
+    doc = findings_doc(ws)
+    assert [(p["pass"], p["reviewer"]["status"]) for p in doc["passes"]] == [
+        (1, "unavailable"),
+        (2, "unavailable"),
+    ]
+    assert "unchanged since pass 2 of attempt 1: NOT-READY" in capsys.readouterr().err

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from aidlc_review.cli.main import main
+from aidlc_review.sensors.cache import default_cache_dir
 from aidlc_review.sensors.tools import find_tool
 from tests.sensors.support import RUFF_CONFIG, UNFORMATTED, fake_tool, make_workspace, run_one
 
@@ -88,3 +92,43 @@ def test_without_the_cache_every_run_checks_every_file(ws: Path) -> None:
     assert checked(ws, "formatter", {"cache": False})[0] == [
         "formatter: checking 5 file(s) with ruff"
     ]
+
+
+def _store(tmp_path: Path) -> Path:
+    return tmp_path / "cache" / "results.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda path: path.write_bytes(b"not a database, just bytes\n" * 100),
+        lambda path: (
+            sqlite3.connect(path).execute("CREATE TABLE entries (k TEXT)").connection.close()
+        ),
+    ],
+    ids=["not-sqlite", "wrong-schema"],
+)
+def test_an_unreadable_cache_is_moved_aside_and_rebuilt(
+    ws: Path, tmp_path: Path, breakage: Callable[[Path], None]
+) -> None:
+    store = _store(tmp_path)
+    store.parent.mkdir(parents=True)
+    breakage(store)
+    said: list[str] = []
+    first = run_one(ws, FILES, "linter", cache_dir=store.parent, progress=said.append)
+    assert first.status == "failed"
+    assert f"sensors: unreadable result cache moved aside to {store}.broken; rebuilding" in said
+    said.clear()
+    again = run_one(ws, FILES, "linter", cache_dir=store.parent, progress=said.append)
+    assert again.findings == first.findings
+    assert not [m for m in said if "checking" in m]  # the rebuilt cache answered
+
+
+def test_a_review_of_a_corrupt_default_cache_still_exits_normally(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = default_cache_dir() / "results.sqlite3"
+    store.parent.mkdir(parents=True)
+    store.write_bytes(b"\x00garbage" * 64)
+    assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", *FILES]) == 0
+    assert "unreadable result cache moved aside" in capsys.readouterr().err

@@ -185,3 +185,36 @@ def test_fire_passes_a_file_named_help_as_a_file(
     assert main(["sensors", "fire", "formatter", "--workspace", str(ws), "--", "--help.py"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert [f["path"] for f in body["findings"]] == ["--help.py"]
+
+
+def test_fire_reads_every_word_after_a_literal_double_dash_as_a_file(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (ws / "--help").write_text("import os\n")
+    (ws / "-rf.py").write_text("import os\n")
+    assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", "--help"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert (body["status"], body["reason"]) == ("skipped", "no claimed file matches **/*.{py,pyi}")
+    assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", "-rf.py"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert [(f["path"], f["rule"]) for f in body["findings"]] == [("-rf.py", "F401")]
+
+
+def test_fire_still_takes_options_and_files_in_any_order_before_the_double_dash(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (ws / "c.py").write_text("import os\n")
+    code = main(["sensors", "fire", "linter", "src/b.py", "--workspace", str(ws), "--", "c.py"])
+    assert code == 0
+    body = json.loads(capsys.readouterr().out)
+    assert [(f["path"], f["rule"]) for f in body["findings"]] == [("c.py", "F401")]
+
+
+def test_fire_takes_the_id_from_right_after_a_leading_double_dash(
+    ws: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws / "c.py").write_text("import os\n")
+    monkeypatch.chdir(ws)
+    assert main(["sensors", "fire", "--", "linter", "c.py"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert (body["name"], [f["path"] for f in body["findings"]]) == ("linter", ["c.py"])

@@ -68,6 +68,28 @@ def test_a_hanging_tool_is_an_error_after_the_timeout_and_its_whole_group_is_kil
     assert not _alive(int(pid_file.read_text()))
 
 
+def test_a_background_child_does_not_outlive_a_tool_that_exited_normally(
+    ws: Path, tmp_path: Path
+) -> None:
+    pid_file = tmp_path / "child.pid"
+    fake_tool(
+        tmp_path / "bin",
+        "ruff",
+        (
+            "import subprocess, sys\n"
+            "child = subprocess.Popen(\n"
+            "    [sys.executable, '-c', 'import time; time.sleep(60)'],\n"
+            "    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,\n"
+            ")\n"
+            f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+            "print('[]')\n"
+        ),
+    )
+    result = run_one(ws, ["a.py"], "linter", settings={"tool_path": str(tmp_path / "bin")})
+    assert result.status == "passed"
+    assert not _alive(int(pid_file.read_text()))
+
+
 def _alive(pid: int) -> bool:
     """Running, as opposed to gone or a zombie waiting for a reaper (PID 1 in a container)."""
     deadline = time.monotonic() + 5

@@ -6,7 +6,11 @@
    to what the receipt recorded (and no claimed file may be missing from it).
 2. The base-to-candidate diff is contained by the unit's claims. The unit's own record
    directory (``<record>/construction/<unit>/``: code-generation and code-review artifacts)
-   is allowed too, so the review history lands on the target branch with the code.
+   is allowed too, so the review history lands on the target branch with the code. Nothing
+   else under the record dir may change, claimed or not (a unit rewriting another unit's
+   review would forge it), and inside its own record only plain documents (``*.md``,
+   ``*.json``, not executable) may change: that directory is merged without being claimed,
+   so it must not carry anything that runs.
 
 The candidate tree is the worktree as it is now, minus engine state and tool leftovers,
 which are never merged. A refusal names the unit and the offending paths; the worktree
@@ -24,6 +28,8 @@ from aidlc_review.fsio import sha256_bytes
 
 RECORD = "aidlc-docs"
 ENGINE = ".aidlc-engine"
+DOCUMENTS = (".md", ".json")
+PLAIN_FILE = "100644"
 # What review tools leave in a worktree is neither source nor record: never merged.
 LEFTOVER_GLOBS = (
     "**/.coverage",
@@ -71,7 +77,9 @@ def check_candidate(git: Git, unit: str, base: str) -> Candidate:
         return Candidate(tree, receipt.get("verdict"), (f"no source manifest at {manifest_path}",))
     claims = _claims(manifest_raw)
     problems = _unbound(git, tree, receipt, manifest_path, manifest_raw, claims)
-    unclaimed = [p for p in git.changed_paths(base, tree) if not _contained(p, claims, record)]
+    changed = git.changed_paths(base, tree)
+    problems.extend(_record_problems(git, tree, changed, record))
+    unclaimed = [p for p in changed if not _contained(p, claims, record)]
     if unclaimed:
         problems.append(
             "diff touches paths its source manifest does not claim: " + ", ".join(unclaimed)
@@ -130,6 +138,29 @@ def _unbound(
         if blob is None or path not in recorded or sha256_bytes(blob) != recorded[path]:
             changed.append(path)
     return [f"changed after its review receipt: {', '.join(changed)}"] if changed else []
+
+
+def _record_problems(git: Git, tree: str, changed: list[str], record: str) -> list[str]:
+    """Changes to the record dir a unit may not make: outside its own record, or not a plain
+    document inside it (a deleted document has no mode left to check)."""
+    in_record = [p for p in changed if PurePosixPath(p).is_relative_to(RECORD)]
+    foreign = [p for p in in_record if not PurePosixPath(p).is_relative_to(record)]
+    own = [p for p in in_record if p not in foreign]
+    modes = git.modes(tree, own)
+    not_documents = [
+        p
+        for p in own
+        if PurePosixPath(p).suffix not in DOCUMENTS or modes.get(p, PLAIN_FILE) != PLAIN_FILE
+    ]
+    problems = []
+    if foreign:
+        problems.append(f"diff touches record paths outside {record}/: {', '.join(foreign)}")
+    if not_documents:
+        problems.append(
+            "diff touches files in its record that are not plain documents "
+            f"(*.md, *.json, not executable): {', '.join(not_documents)}"
+        )
+    return problems
 
 
 def _contained(path: str, claims: list[str], record: str) -> bool:

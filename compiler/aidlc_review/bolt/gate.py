@@ -2,7 +2,9 @@
 
 ``approve`` merges held (NOT-READY) units the person accepts and marks merged units
 approved; ``request_changes`` reopens exactly one unit for a fresh review attempt, which
-the next ``bolt run --resume`` carries out in that unit's worktree.
+the next ``bolt run --resume`` carries out in that unit's worktree. A ``conflict`` unit
+cannot be fixed by reviewing the same bytes again: its worktree is discarded and the unit
+is generated anew on the target's head, then reviewed.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from aidlc_review.bolt import merge
 from aidlc_review.bolt.git import Git
+from aidlc_review.bolt.pipeline import discard
 from aidlc_review.bolt.state import STAGE_LEVEL, RunState, StateStore
 from aidlc_review.errors import InvalidInput
 from aidlc_review.review.gate import decide_gate
@@ -146,6 +149,11 @@ def request_changes(store: StateStore, unit: str | None) -> None:
             f"--unit {name}: cannot request changes on a {current.status} unit "
             "(failed and blocked units are retried by 'bolt run --resume')"
         )
+    if current.status == "conflict":
+        discard(store, name, rebase=True)
+        state.gate.append({"decision": "request-changes", "unit": name})
+        store.update(name, approved=False)
+        return
     workspace = Path(current.worktree or state.workspace)
     unit_name = None if name == STAGE_LEVEL else name
     # The runtime opens a fresh attempt (new pass budget, history kept) in the unit's record;

@@ -27,13 +27,6 @@ class GitFailed(AidlcError):
 
 
 @dataclass(frozen=True)
-class MergeResult:
-    ok: bool
-    commit: str | None
-    message: str
-
-
-@dataclass(frozen=True)
 class Git:
     """git run in one directory (the main workspace or a unit's worktree)."""
 
@@ -110,6 +103,15 @@ class Git:
         out = self.run("ls-tree", "-r", "--name-only", "-z", tree, "--", *paths)
         return sorted(p for p in out.split("\0") if p)
 
+    def modes(self, tree: str, paths: list[str]) -> dict[str, str]:
+        """The git file mode (``100644``, ``100755``, ``120000``...) of each path in ``tree``
+        (paths absent there are left out)."""
+        if not paths:
+            return {}
+        out = self.run("ls-tree", "-z", tree, "--", *paths, env={"GIT_LITERAL_PATHSPECS": "1"})
+        entries = (e.split("\t", 1) for e in out.split("\0") if e)
+        return {path: meta.split(" ", 1)[0] for meta, path in entries}
+
     def commits_with_trailer(self, ref: str, needle: str) -> list[tuple[str, str]]:
         out = self.run(
             "log", "--fixed-strings", f"--grep={needle}", "--format=%H%x1f%B%x1e", ref, "--"
@@ -162,18 +164,22 @@ class Git:
             self.run("update-ref", f"refs/heads/{branch}", new, old)
         self.run("reset", "--quiet", "--mixed", "HEAD")
 
-    def squash_merge(self, commit: str, message: str) -> MergeResult:
-        """Apply what ``commit`` changed since its parent to the checked-out branch as one
-        new commit (a squash: no link to the unit branch); roll back on conflict.
+    def squash_merge(self, parent: str, commit: str, message: str) -> str:
+        """Commit onto the checked-out branch exactly ``commit``'s version of every path that
+        differs between ``parent`` and ``commit`` (a squash: no link to the unit branch).
 
-        A unit commit's parent is what of the unit already landed (its base the first time),
-        so the change applied is exactly what the target does not have yet."""
-        code, out, err = self.attempt("cherry-pick", "--no-commit", commit)
-        if code != 0:
-            self.attempt("cherry-pick", "--abort")
-            self.attempt("reset", "--merge")
-            return MergeResult(False, None, (out + err).decode("utf-8", "replace").strip())
+        No 3-way merge and no rename detection: the bytes that land are the reviewed bytes.
+        The caller has checked that the branch still has ``parent``'s version of those paths,
+        so nothing of the branch's own is overwritten."""
+        paths = self.changed_paths(parent, commit)
+        present = sorted(self.modes(commit, paths))
+        deleted = sorted(set(paths) - set(present))
+        literal = {"GIT_LITERAL_PATHSPECS": "1"}
+        if present:
+            self.run("checkout", "--quiet", commit, "--", *present, env=literal)
+        if deleted:
+            self.run("rm", "--quiet", "--ignore-unmatch", "--", *deleted, env=literal)
         self.run(
             *self.identity(), "commit", "--quiet", "--allow-empty", "--no-verify", "-m", message
         )
-        return MergeResult(True, self.rev_parse("HEAD"), "merged")
+        return self.rev_parse("HEAD")

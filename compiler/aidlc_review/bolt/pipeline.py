@@ -30,7 +30,7 @@ from aidlc_review.bolt.state import (
     create_store,
 )
 from aidlc_review.bolt.units import UnitPlan
-from aidlc_review.errors import AidlcError, InvalidInput
+from aidlc_review.errors import AidlcError, InvalidInput, UsageError
 
 Progress = Callable[[str], None]
 
@@ -60,6 +60,12 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
         raise InvalidInput(
             f"{options.workspace}: HEAD is detached; name the target branch with --target"
         )
+    if target.startswith("-") or not git.succeeds("check-ref-format", f"refs/heads/{target}"):
+        raise UsageError(f"--target {target!r}: not a valid git branch name")
+    if options.base and not git.succeeds(
+        "rev-parse", "--verify", "-q", f"{options.base}^{{commit}}"
+    ):
+        raise UsageError(f"--base {options.base!r}: unknown revision")
     base = git.rev_parse(options.base or (target if git.branch_exists(target) else "HEAD"))
     if not git.branch_exists(target):
         git.run("branch", "--", target, base)
@@ -93,7 +99,7 @@ def _refuse_unfinished(root: Path) -> None:
     if not (root / "current").is_file():
         return
     state = open_store(root).state
-    if state.phase != "done":
+    if state.phase not in ("done", "abandoned"):
         raise InvalidInput(
             f"bolt run {state.id8} in {state.workspace} is not finished (phase {state.phase}); "
             "continue it with 'bolt run --resume' or decide its gate with 'bolt gate'"
@@ -105,6 +111,8 @@ def drive(store: StateStore, jobs: int, progress: Progress) -> RunState:
     state = store.state
     if state.phase == "done":
         raise InvalidInput(f"bolt run {state.id8} is already done (its gate was approved)")
+    if state.phase == "abandoned":
+        raise InvalidInput(f"bolt run {state.id8} was abandoned; start a new one with 'bolt run'")
     store.set_phase("running")
     if STAGE_LEVEL in state.units:
         review_step.run_stage_level(store, progress)
@@ -120,6 +128,20 @@ def drive(store: StateStore, jobs: int, progress: Progress) -> RunState:
     return state
 
 
+def abandon(store: StateStore) -> None:
+    """Give up on a run that cannot finish so a new one may start; its state and unit
+    worktrees stay for inspection. Only the target worktree the run merged in goes: git
+    lets one branch be checked out in one worktree, and a new run may need that branch."""
+    state = store.state
+    if state.phase in ("done", "abandoned"):
+        word = "done" if state.phase == "done" else "already abandoned"
+        raise InvalidInput(f"bolt run {state.id8} is {word}")
+    target_place = store.run_dir / "target"
+    if target_place.exists():
+        Git(Path(state.workspace)).remove_worktree(target_place)
+    store.set_phase("abandoned")
+
+
 def _ready(store: StateStore, name: str, progress: Progress) -> bool:
     """Whether the unit has work left now; marks it blocked while a dependency is unmerged."""
     unit = store.state.units[name]
@@ -129,7 +151,7 @@ def _ready(store: StateStore, name: str, progress: Progress) -> bool:
         store.update(name, status="generated")
     elif unit.status in ("generating", "failed"):
         progress(f"[{name}] restarting (was {unit.status})")
-        _discard(store, unit)
+        discard(store, name)
     if unit.status not in ("pending", "blocked", "generated", "reopened", "reviewed"):
         return False
     waiting = [d for d in unit.depends_on if store.state.units[d].status != "merged"]
@@ -147,8 +169,12 @@ def _ready(store: StateStore, name: str, progress: Progress) -> bool:
     return True
 
 
-def _discard(store: StateStore, unit: UnitState) -> None:
-    """Throw away an unfinished attempt so the unit starts again from a clean worktree."""
+def discard(store: StateStore, name: str, rebase: bool = False) -> None:
+    """Throw away an unfinished attempt so the unit starts again from a clean worktree.
+
+    A unit that has landed before starts on the target's head: its batch base lacks its own
+    earlier merge, so the new candidate could not land on the target as reviewed."""
+    unit = store.state.units[name]
     if unit.worktree:
         Git(Path(store.state.workspace)).remove_worktree(Path(unit.worktree), unit.branch)
     store.update(
@@ -162,6 +188,7 @@ def _discard(store: StateStore, unit: UnitState) -> None:
         verdict=None,
         passes_used=0,
         open_findings=[],
+        rebase=rebase or unit.rebase or unit.landed is not None,
     )
 
 
@@ -187,9 +214,20 @@ def _generate(store: StateStore, name: str, base: str, say: Callable[[str], None
     worktree = store.run_dir / "worktrees" / name
     branch = f"bolt-{state.id8}_{name}"
     git = Git(Path(state.workspace))
+    if state.units[name].rebase:
+        base = git.rev_parse(state.target)
     git.remove_worktree(worktree, branch)  # leftovers of an attempt killed before it was recorded
+    # The new base has whatever of the unit landed before, so its candidate's parent is the
+    # base again (``landed`` cleared).
     store.update(
-        name, status="generating", worktree=str(worktree), branch=branch, base=base, problems=[]
+        name,
+        status="generating",
+        worktree=str(worktree),
+        branch=branch,
+        base=base,
+        landed=None,
+        rebase=False,
+        problems=[],
     )
     say(f"worktree {branch} at {base[:8]}")
     git.add_worktree(worktree, branch, base)

@@ -57,6 +57,9 @@ class UnitState:
     open_findings: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     approved: bool = False
+    # Regenerate on the target's head rather than the batch base: set when the unit's own
+    # earlier merge (or the change it conflicted with) is on the target already.
+    rebase: bool = False
 
 
 @dataclass

@@ -21,6 +21,9 @@ from aidlc_review.frontmatter import decode_text, make_yaml, node_line
 
 # Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# Within those characters, what git refuses in a ref name (git-check-ref-format(1)): a run
+# with such a unit could never create its branch, so it could never finish.
+NOT_IN_A_BRANCH = re.compile(r"\.\.|\.$|\.lock$")
 UNIT_KEYS = ("name", "depends_on")
 
 
@@ -161,6 +164,10 @@ def _read_units(
                 else f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}"
             )
             out.append(Diagnostic(shown, line, f"{where}.name", message))
+            continue
+        if NOT_IN_A_BRANCH.search(name):
+            message = "cannot be part of a git branch name (no '..', no trailing '.' or '.lock')"
+            out.append(Diagnostic(shown, line, f"{where}.name", f"{message}, got {show(name)}"))
             continue
         if name in first_seen:
             out.append(

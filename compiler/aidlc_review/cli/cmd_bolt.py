@@ -1,4 +1,4 @@
-"""``aidlc-review bolt``: the autonomous Bolt pipeline (run, status, gate)."""
+"""``aidlc-review bolt``: the autonomous Bolt pipeline (run, status, gate, abandon)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     gate.add_argument("--unit", default=None, metavar="U")
     add_json(gate)
     gate.set_defaults(handler=decide_gate)
+
+    abandon = verbs.add_parser(
+        "abandon",
+        help="give up the current run so a new one can start (state and worktrees are kept)",
+    )
+    _add_workspace(abandon)
+    abandon.set_defaults(handler=abandon_run)
 
 
 def _add_workspace(parser: argparse.ArgumentParser) -> None:
@@ -246,3 +253,26 @@ def decide_gate(args: argparse.Namespace) -> int:
         ) from None
     _emit(args, store.state)
     return 0 if not remaining else 1
+
+
+def abandon_run(args: argparse.Namespace) -> int:
+    from filelock import Timeout
+
+    from aidlc_review.bolt import pipeline
+    from aidlc_review.errors import LockBusy
+
+    _require_repo(args.workspace)
+    lock = _lock(args.workspace)
+    try:
+        with lock:
+            store = _store(args.workspace)
+            pipeline.abandon(store)
+    except Timeout:
+        raise LockBusy(
+            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
+        ) from None
+    _progress(
+        f"abandoned bolt run {store.state.id8}; its state and unit worktrees are kept in "
+        f"{store.run_dir}"
+    )
+    return 0

@@ -20,7 +20,9 @@ EXIT_UNAVAILABLE = 127
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("sensors", help="list, run or fire the deterministic sensors")
-    verbs = parser.add_subparsers(dest="sensors_command", metavar="VERB")
+    verbs = parser.add_subparsers(
+        dest="sensors_command", metavar="VERB", parser_class=_keeping_words(type(parser))
+    )
     verbs.required = True
 
     listing = verbs.add_parser("list", help="list the harness's sensor manifests")
@@ -58,6 +60,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     fire.add_argument("sensor", metavar="ID")
     fire.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     fire.set_defaults(handler=run_fire)
+
+
+def _keeping_words(base: type[argparse.ArgumentParser]) -> type[argparse.ArgumentParser]:
+    """``base`` that also records the words it was given, as typed: argparse drops a ``--``
+    in some positions, and ``fire`` must find it to treat every later word as a file."""
+
+    class KeepingWords(base):  # type: ignore[valid-type,misc]
+        def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+            parsed, extra = super().parse_known_args(args, namespace)
+            parsed.verb_words = list(args or [])
+            return parsed, extra
+
+    return KeepingWords
 
 
 def _fire_parser() -> argparse.ArgumentParser:
@@ -201,13 +216,18 @@ def run_fire(args: argparse.Namespace) -> int:
     from aidlc_review.source_manifest import claimed_files, manifest_for_paths, read_source_manifest
 
     sensor = args.sensor
+    words = list(args.verb_words)  # what followed "fire", as typed: the ID comes first
+    cut = words.index("--") if "--" in words else len(words)
+    head, tail = words[:cut], words[cut + 1 :]
+    if head[:1] == [sensor]:
+        head = head[1:]
+    elif tail[:1] == [sensor]:
+        tail = tail[1:]  # "fire -- ID FILE...": argparse read the ID from after the "--"
     try:
-        parser = _fire_parser()
-        # after "--" everything is a file name, which only plain parse_args honours
-        parse = parser.parse_args if "--" in args.rest else parser.parse_intermixed_args
-        args = parse(args.rest)
+        args = _fire_parser().parse_intermixed_args(head)
     except SystemExit as exc:
         return int(exc.code or 0)
+    args.files = [*args.files, *tail]  # after a literal "--": file names, always
     workspace = _workspace(args.workspace)
     manifests = pick_manifests(load_sensor_manifests(args.harness), [sensor])
     if args.manifest is not None:

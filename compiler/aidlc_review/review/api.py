@@ -113,7 +113,9 @@ def _review_loop(
     doc = load_document(paths.findings) or engine.new_document(paths.unit)
     if _settled(ctx, doc, repairer, say):
         return doc
-    if doc.receipt is not None and doc.verdict != READY and repairer.kind != NONE:
+    if _retry_reviewer(ctx, doc):
+        say(f"pass {len(doc.attempt_passes())}'s reviewer was unavailable: reviewing again")
+    elif doc.receipt is not None and doc.verdict != READY and repairer.kind != NONE:
         if _passes_left(ctx, doc) and not stale_reasons(paths, load_receipt(paths)):
             doc = _repair(ctx, doc, repairer, timeout, say)
     while True:
@@ -134,12 +136,18 @@ def _settled(ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, say: 
     """True when this attempt already ended on bytes that have not changed since."""
     if doc.receipt is None or doc.receipt.attempt != doc.attempt:
         return False
-    if stale_reasons(ctx.paths, load_receipt(ctx.paths)):
+    if stale_reasons(ctx.paths, load_receipt(ctx.paths)) or _retry_reviewer(ctx, doc):
         return False
     wants_repair = doc.verdict != READY and repairer.kind != NONE and _passes_left(ctx, doc)
     if not wants_repair:
         say(f"unchanged since pass {doc.receipt.number} of attempt {doc.attempt}: {doc.verdict}")
     return not wants_repair
+
+
+def _retry_reviewer(ctx: UnitContext, doc: FindingsDocument) -> bool:
+    """The attempt's last pass had no review (reviewer unavailable) and the budget allows one."""
+    last = doc.attempt_passes()[-1:]
+    return bool(last) and last[0].reviewer.status == "unavailable" and _passes_left(ctx, doc)
 
 
 def _passes_left(ctx: UnitContext, doc: FindingsDocument) -> bool:
@@ -151,15 +159,12 @@ def _one_pass(
 ) -> FindingsDocument:
     number = len(doc.attempt_passes()) + 1
     say(f"attempt {doc.attempt}, pass {number}/{ctx.budget}: freezing and running sensors")
-    baseline = engine.ensure_baseline(ctx, doc.attempt)
     gathered = engine.gather(ctx, say)
     brief = write_brief(
         ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
     )
     answer = _ask_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
-    doc = engine.conclude(
-        ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer, baseline
-    )
+    doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer)
     save_document(ctx.paths, doc)
     blocking = sum(1 for f in doc.open_findings() if f.blocking)
     say(

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.answer import AnswerCheck
-from aidlc_review.review.freeze import Frozen, digest_of, freeze_unit, snapshot_source
+from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
+from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.ledger import Observation, known_category, merge
 from aidlc_review.review.models import (
     Check,
@@ -28,10 +28,11 @@ from aidlc_review.review.report import tool_label
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import NOT_READY, READY, decide
 from aidlc_review.sensors.results import CheckFinding, CheckResult
-from aidlc_review.source_manifest import SourceManifest, read_source_manifest
+from aidlc_review.source_manifest import SourceManifest, claimed_files, read_source_manifest
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
+DRIFT_PRINT = "runtime/unclaimed-change"
 _CATEGORY = {
     "code-style": "maintainability",
     "style": "maintainability",
@@ -59,6 +60,8 @@ class Gathered:
     manifest: SourceManifest
     frozen: Frozen
     results: list[CheckResult]
+    baseline: Baseline
+    drift: list[tuple[str, str]]
 
 
 def new_document(unit: str | None) -> FindingsDocument:
@@ -70,6 +73,10 @@ def read_manifest(ctx: UnitContext) -> SourceManifest:
     manifest = read_source_manifest(paths.manifest, paths.workspace)
     if manifest.unit != paths.unit:
         raise_mismatch(ctx, manifest.unit)
+    if not claimed_files(manifest, paths.workspace):
+        from aidlc_review.errors import InvalidInput
+
+        raise InvalidInput(f"{paths.manifest}: $.writes: claims no files: nothing to review")
     return manifest
 
 
@@ -80,29 +87,17 @@ def raise_mismatch(ctx: UnitContext, unit: str | None) -> None:
     raise InvalidInput(f"{ctx.paths.manifest}: $.unit: {unit!r} does not match {wanted}")
 
 
-def ensure_baseline(ctx: UnitContext, attempt: int) -> str:
-    """The stage-entry baseline of this attempt (recorded when its first pass starts)."""
-    import json
-
-    path = ctx.paths.baseline
-    if path.is_file():
-        data = json.loads(path.read_bytes())
-        if data.get("attempt") == attempt:
-            return digest_of(data["files"])
-    excluded = [ctx.paths.display(p) for p in ctx.excluded()]
-    files = snapshot_source(ctx.paths.workspace, ctx.excluded())
-    write_atomic(
-        path, dump_json({"attempt": attempt, "excluded": sorted(excluded), "files": files})
-    )
-    return digest_of(files)
-
-
 def gather(ctx: UnitContext, progress: Progress) -> Gathered:
+    """Freeze the claimed files, compare the workspace with the baseline, run the sensors."""
     from aidlc_review.sensors import run_sensors
 
     manifest = read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
     progress(f"froze {len(frozen.files)} claimed file(s): {frozen.fingerprint[:19]}")
+    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files))
+    drifted = drift(ctx.paths, baseline, set(frozen.files))
+    for _, reason in drifted:
+        progress(reason)
     results = run_sensors(
         ctx.paths.workspace,
         list(frozen.files),
@@ -110,7 +105,7 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
         settings=ctx.sensor_settings(),
         progress=progress,
     )
-    return Gathered(manifest, frozen, results)
+    return Gathered(manifest, frozen, results, baseline, drifted)
 
 
 def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
@@ -121,8 +116,9 @@ def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
 
 
-def observations(results: list[CheckResult], answer: AnswerCheck) -> list[Observation]:
-    seen = [_sensor_observation(r, f) for r in results for f in r.findings]
+def observations(gathered: Gathered, answer: AnswerCheck) -> list[Observation]:
+    seen = [_sensor_observation(r, f) for r in gathered.results for f in r.findings]
+    seen += [_drift_observation(path, reason) for path, reason in gathered.drift]
     if answer.answer is None:
         seen.append(
             Observation(
@@ -166,13 +162,16 @@ def conclude(
     gathered: Gathered,
     reviewer: ReviewerRecord,
     answer: AnswerCheck,
-    baseline_digest: str,
 ) -> FindingsDocument:
     """The document after this pass, with a receipt bound to the bytes that were frozen."""
     attempt = doc.attempt
     number = len(doc.attempt_passes()) + 1
     history = doc.passes[-1].findings if doc.passes else []
-    findings = merge(history, observations(gathered.results, answer), attempt, number)
+    seen = observations(gathered, answer)
+    # A finding on a file that is gone can be resolved; on an unclaimed file that is still
+    # there, it cannot (nothing reviewed it this pass).
+    gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
+    findings = merge(history, seen, attempt, number, reviewed=set(gathered.frozen.files) | gone)
     checks = [to_check(r) for r in gathered.results]
     item = Pass(
         attempt=attempt,
@@ -190,7 +189,7 @@ def conclude(
         frozen=gathered.frozen,
         passes=passes,
         checks=checks,
-        baseline_digest=baseline_digest,
+        baseline_digest=gathered.baseline.digest,
     )
     return doc.model_copy(
         update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}
@@ -214,6 +213,23 @@ def to_check(result: CheckResult) -> Check:
         tool=result.tool,
         tool_version=result.tool_version,
         findings=len(result.findings),
+    )
+
+
+def _drift_observation(path: str, reason: str) -> Observation:
+    return Observation(
+        "major",
+        "configuration",
+        path,
+        None,
+        reason,
+        "No unit's source manifest claims this path now, so no pass reviewed it; it differs "
+        "from the stage-entry baseline taken when this unit's review began.",
+        "Undo the change, or claim the path in the unit's source manifest so it is reviewed.",
+        "runtime",
+        f"{DRIFT_PRINT}:{path}",
+        check=None,
+        rule="unclaimed-change",
     )
 
 

@@ -1,9 +1,10 @@
 """Freezing the candidate: content hashes of the claimed files and of the workspace source.
 
 The unit source fingerprint is ``sha256(manifest bytes + sorted (path, hash))``.
-The stage-entry baseline hashes the workspace's application source (what git
-would track, else every non-hidden file), leaving out the record dir and the
-harness, so ``review verify`` can see changes no unit claims.
+The stage-entry baseline hashes the workspace's application source and config
+(what git would track plus the tools' config files, else every file, dot-files
+included), leaving out the record dir, the harness, VCS and tool caches, so the
+runtime and ``review verify`` can see changes no unit claims.
 """
 
 from __future__ import annotations
@@ -18,7 +19,41 @@ from pathlib import Path
 from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
 from aidlc_review.source_manifest import SourceManifest, claimed_files
 
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", "build", "dist"})
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        "__pycache__",
+        "node_modules",
+        "build",
+        "dist",
+    }
+)
+# The checkers' config files: editing one can silence a sensor, so they are always
+# watched at the workspace root, even when git ignores them.
+CONFIG_FILES = (
+    ".coveragerc",
+    ".flake8",
+    ".mypy.ini",
+    ".pre-commit-config.yaml",
+    ".ruff.toml",
+    ".secrets.baseline",
+    "mypy.ini",
+    "pyproject.toml",
+    "pytest.ini",
+    "ruff.toml",
+    "setup.cfg",
+    "tox.ini",
+)
 # What tools leave behind while checking is not source (a coverage run must not
 # make the review it is part of look stale).
 TOOL_LEFTOVERS = re.compile(
@@ -56,6 +91,7 @@ def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     paths = _git_files(root)
     if paths is None:
         paths = _walk_files(root)
+    paths = sorted(set(paths) | {name for name in CONFIG_FILES if (root / name).is_file()})
     kept = [
         p
         for p in paths
@@ -101,12 +137,6 @@ def _git_files(root: Path) -> list[str] | None:
 def _walk_files(root: Path) -> list[str]:
     found: list[str] = []
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and d not in SKIPPED_DIRS and not d.endswith(".egg-info")
-        )
-        for name in names:
-            if not name.startswith("."):
-                found.append((Path(folder) / name).relative_to(root).as_posix())
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        found += [(Path(folder) / name).relative_to(root).as_posix() for name in names]
     return found

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import sha256_bytes, sha256_file
-from aidlc_review.review.freeze import snapshot_source
+from aidlc_review.review.baseline import drift, load_baseline
 from aidlc_review.review.models import Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.source_manifest import claimed_files, read_source_manifest
@@ -54,32 +52,7 @@ def _current_claims(paths: RecordPaths) -> set[str]:
 
 
 def _unclaimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
-    if not paths.baseline.is_file():
+    baseline = load_baseline(paths)
+    if baseline is None:
         return [f"{paths.display(paths.baseline)}: stage-entry baseline missing"]
-    baseline = json.loads(paths.baseline.read_bytes())
-    excluded = [paths.workspace / p for p in baseline.get("excluded", [])]
-    excluded.append(paths.record)
-    before: dict[str, str] = baseline["files"]
-    now = snapshot_source(paths.workspace, excluded)
-    claimed = set(receipt.files) | _claims_of_every_unit(paths)
-    reasons = []
-    for rel in sorted((set(before) | set(now)) - claimed):
-        if rel not in now:
-            reasons.append(f"{rel}: unclaimed source deleted since the stage-entry baseline")
-        elif rel not in before:
-            reasons.append(f"{rel}: unclaimed source added since the stage-entry baseline")
-        elif before[rel] != now[rel]:
-            reasons.append(f"{rel}: unclaimed source changed since the stage-entry baseline")
-    return reasons
-
-
-def _claims_of_every_unit(paths: RecordPaths) -> set[str]:
-    claimed: set[str] = set()
-    for manifest in paths.all_manifests():
-        try:
-            claimed.update(
-                claimed_files(read_source_manifest(manifest, paths.workspace), paths.workspace)
-            )
-        except InvalidInput:
-            continue
-    return claimed
+    return [reason for _, reason in drift(paths, baseline, set(receipt.files))]

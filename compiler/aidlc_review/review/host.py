@@ -1,8 +1,9 @@
 """Host-driven review: ``start`` freezes and briefs, the host's agent answers, ``submit`` concludes.
 
-The request file keeps what ``start`` saw (the frozen fingerprint and the sensor
-results), so ``submit`` judges exactly that candidate, and refuses when the
-source moved in between.
+The request file keeps what ``start`` saw (the frozen fingerprint), so ``submit``
+refuses when the claimed source or the manifest moved in between. The host can
+edit that file, so ``submit`` never uses the sensor results saved in it: it runs
+the sensors again on the frozen files (the per-file cache makes that cheap).
 """
 
 from __future__ import annotations
@@ -14,19 +15,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.errors import InvalidInput
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review import engine
 from aidlc_review.review.answer import validate_answer
 from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of
 from aidlc_review.review.brief import reviewer_brief, write_brief
+from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_document, save_document
 from aidlc_review.review.unit import UnitContext
-from aidlc_review.sensors.results import CheckFinding, CheckResult
 
 HOST_AGENT = "host"
+
+
+class StaleRequest(AidlcError):
+    """The source moved between ``start`` and ``submit``: a refusal (exit 1), nothing recorded."""
+
+    exit_code = EXIT_FAILED
+
+
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -52,7 +61,6 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
                 f"{paths.display(paths.findings)}: attempt {doc.attempt} has used its "
                 f"{ctx.budget} pass(es); decide at the gate (`review gate`)"
             )
-        engine.ensure_baseline(ctx, doc.attempt)
         gathered = engine.gather(ctx, say)
         request_id = (
             f"{paths.unit or 'stage'}-a{doc.attempt}-p{number}-{gathered.frozen.fingerprint[7:15]}"
@@ -100,13 +108,12 @@ def submit_review(
                 f"--request {request_id}: already submitted, or superseded; "
                 "run `review start` again"
             )
-        gathered = _regather(ctx, saved)
+        gathered = _regather(ctx, saved, request_id, say)
         checked = validate_answer(text, gathered.frozen.files)
         if checked.reason:
             say(f"answer rejected: {checked.reason}")
-        baseline = engine.ensure_baseline(ctx, doc.attempt)
         doc = engine.conclude(
-            ctx, doc, gathered, engine.reviewer_record(HOST_AGENT, checked), checked, baseline
+            ctx, doc, gathered, engine.reviewer_record(HOST_AGENT, checked), checked
         )
         save_document(paths, doc)
     return outcome_of(doc, paths)
@@ -118,34 +125,36 @@ def _load_request(paths: RecordPaths, request_id: str) -> dict[str, Any]:
     path = paths.requests / f"{request_id}.json"
     if not path.is_file():
         raise InvalidInput(f"--request {request_id}: no such request for this unit")
-    data: dict[str, Any] = json.loads(path.read_bytes())
+    try:
+        data = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"{path}: not a valid request: not JSON: {exc}") from None
+    for key, kind in (("attempt", int), ("pass", int), ("mode", str), ("harness", str)):
+        if not isinstance(data, dict) or not isinstance(data.get(key), kind):
+            raise InvalidInput(f"{path}: not a valid request: $.{key}: missing or wrong type")
     return data
 
 
-def _regather(ctx: UnitContext, saved: dict[str, Any]) -> engine.Gathered:
-    """What ``start`` saw, after checking the source is still those bytes."""
-    from aidlc_review.review.freeze import freeze_unit
+def _regather(
+    ctx: UnitContext, saved: dict[str, Any], request_id: str, say: Callable[[str], None]
+) -> engine.Gathered:
+    """Freeze and run the sensors again, and check the source is still what ``start`` saw.
 
-    manifest = engine.read_manifest(ctx)
-    frozen = freeze_unit(manifest, ctx.paths.workspace)
-    if frozen.fingerprint != saved["fingerprint"]:
-        raise InvalidInput(
-            f"--request {saved['request']}: the claimed source or the manifest "
+    The fingerprint is checked against the request id too, which ``start`` printed to
+    the host: editing the saved fingerprint alone does not pass.
+    """
+    # Checked before the sensors run (a stale request costs nothing) and after (a change
+    # while they ran is caught too).
+    _check_fresh(freeze_unit(engine.read_manifest(ctx), ctx.paths.workspace), saved, request_id)
+    gathered = engine.gather(ctx, say)
+    _check_fresh(gathered.frozen, saved, request_id)
+    return gathered
+
+
+def _check_fresh(frozen: Frozen, saved: dict[str, Any], request_id: str) -> None:
+    fingerprint = frozen.fingerprint
+    if fingerprint != saved.get("fingerprint") or not request_id.endswith(fingerprint[7:15]):
+        raise StaleRequest(
+            f"--request {request_id}: the claimed source or the manifest "
             "changed since `review start`; run `review start` again"
         )
-    results = [_result(r) for r in saved["results"]]
-    return engine.Gathered(manifest, frozen, results)
-
-
-def _result(data: dict[str, Any]) -> CheckResult:
-    findings = tuple(CheckFinding.from_json(f) for f in data["findings"])
-    return CheckResult(
-        data["name"],
-        data["status"],
-        data["reason"],
-        data["command"],
-        data["duration_ms"],
-        findings,
-        data.get("tool"),
-        data.get("tool_version"),
-    )

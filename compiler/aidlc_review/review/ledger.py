@@ -3,7 +3,8 @@
 ``CR-NNN`` IDs are assigned once per unit and never renumbered. A finding keeps
 its ID across passes (and attempts) by a fingerprint that leaves line numbers
 out, so moving code does not make a finding new. A finding not seen again is
-marked ``resolved``, never deleted.
+marked ``resolved``, never deleted, unless its file is no longer claimed: a
+finding cannot be fixed by unclaiming its path, so it stays open (with a note).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from aidlc_review.review.models import CATEGORIES, Category, Finding, Severity, 
 
 _NUMBERS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
+UNCLAIMED_NOTE = "(still open: its path is no longer claimed)"
 
 
 @dataclass(frozen=True)
@@ -51,12 +53,17 @@ def known_category(category: str, fallback: Category = "maintainability") -> Cat
 
 
 def merge(
-    history: list[Finding], seen: list[Observation], attempt: int, number: int
+    history: list[Finding],
+    seen: list[Observation],
+    attempt: int,
+    number: int,
+    reviewed: set[str] | None = None,
 ) -> list[Finding]:
     """The ledger after a pass: every finding ever recorded for the unit, sorted by ID.
 
     ``history`` is the previous pass's ledger (which already holds every earlier
-    finding); ``seen`` is this pass's observations in any order.
+    finding); ``seen`` is this pass's observations in any order; ``reviewed`` is the
+    set of paths this pass covered (None: every path counts as covered).
     """
     by_print = {f.fingerprint: f for f in history}
     next_number = 1 + max((_id_number(f.id) for f in history), default=0)
@@ -72,12 +79,20 @@ def merge(
             reopened = earlier.status == "resolved" or earlier.attempt != attempt
             first_seen = number if reopened else earlier.first_seen
         current[obs.fingerprint] = _finding(obs, finding_id, first_seen, attempt)
-    resolved = [
-        f if f.status == "resolved" else f.model_copy(update={"status": "resolved"})
-        for f in history
-        if f.fingerprint not in current
-    ]
-    return sorted([*current.values(), *resolved], key=lambda f: _id_number(f.id))
+    unseen = [_unseen(f, reviewed) for f in history if f.fingerprint not in current]
+    return sorted([*current.values(), *unseen], key=lambda f: _id_number(f.id))
+
+
+def _unseen(finding: Finding, reviewed: set[str] | None) -> Finding:
+    """A finding this pass did not report: resolved, unless nothing looked at its file."""
+    if finding.status == "resolved":
+        return finding
+    if reviewed is not None and finding.source != "runtime" and finding.path:
+        if finding.path not in reviewed:
+            if finding.evidence.endswith(UNCLAIMED_NOTE):
+                return finding
+            return finding.model_copy(update={"evidence": f"{finding.evidence} {UNCLAIMED_NOTE}"})
+    return finding.model_copy(update={"status": "resolved"})
 
 
 def _unique(seen: list[Observation]) -> list[Observation]:

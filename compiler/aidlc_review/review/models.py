@@ -68,7 +68,10 @@ class Finding(Model):
     id: str = Field(pattern=FINDING_ID)
     severity: Severity
     category: Category
-    path: str = Field(description="claimed path; empty when the finding concerns no one file")
+    path: str = Field(
+        description="claimed path (or an unclaimed one the runtime saw change); "
+        "empty when the finding concerns no one file"
+    )
     location: str | None = Field(default=None, pattern=LOCATION)
     finding: str
     evidence: str

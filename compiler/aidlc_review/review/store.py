@@ -21,9 +21,7 @@ def load_document(path: Path) -> FindingsDocument | None:
     try:
         return FindingsDocument.model_validate_json(path.read_bytes())
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
-        raise InvalidInput(f"{path}: {where}: {error['msg']}") from None
+        raise InvalidInput(f"{path}: {_first_error(exc)}") from None
 
 
 def document_json(doc: FindingsDocument) -> str:
@@ -50,7 +48,16 @@ def load_receipt(paths: RecordPaths) -> Receipt | None:
         return None
     try:
         return Receipt.model_validate(json.loads(paths.receipt.read_bytes()))
-    except (ValueError, ValidationError):
-        raise InvalidInput(
-            f"{paths.receipt}: not a valid receipt; run `review run` again"
-        ) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        what = f"not JSON: {exc}"
+    except ValidationError as exc:
+        what = _first_error(exc)
+    raise InvalidInput(
+        f"{paths.receipt}: not a valid receipt: {what}; delete it and run `review run` again"
+    )
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+    return f"{where}: {error['msg']}"

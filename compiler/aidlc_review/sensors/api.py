@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
 from aidlc_review.definitions.sensor import SensorManifest
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
-from aidlc_review.sensors.context import SensorContext, SensorError, ToolMissing
+from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
 from aidlc_review.sensors.globs import filter_matching
+from aidlc_review.sensors.redact import REDACTED
 from aidlc_review.sensors.registry import resolve_runner
 from aidlc_review.sensors.results import CheckResult, errored, skipped
 
@@ -36,14 +40,34 @@ def run_sensors(
     """
     chosen = [m for m in manifests if only is None or m.id in only]
     settings = dict(settings or {})
+    progress = progress or _quiet
     root = cache_dir or default_cache_dir()
-    cache = ResultCache(root if settings.get("cache", True) else None)
+    cache = ResultCache(root if settings.get("cache", True) else None, progress)
+    # per workspace: parallel units (Bolt worktrees) must not share mypy's or ruff's own caches
+    scratch = root / "scratch" / digest(str(workspace.resolve()))[:16]
     try:
-        return [
-            _run_one(workspace, files, m, settings, cache, root, progress or _quiet) for m in chosen
-        ]
+        runs = [_run_one(workspace, files, m, settings, cache, scratch, progress) for m in chosen]
     finally:
         cache.close()
+    if any(tainted for _, tainted in runs):
+        # ruff's and mypy's own caches copy source text (messages, Literal types) verbatim:
+        # with a secret in the claimed files they are dropped rather than kept
+        _drop_tool_caches(scratch)
+        progress("sensors: a secret was seen; the tools' own caches were dropped")
+    return [result for result, _ in runs]
+
+
+def _drop_tool_caches(scratch: Path) -> None:
+    """Everything in the workspace's scratch dirs but the lock files, taking mypy's turn."""
+    for folder in scratch.iterdir() if scratch.is_dir() else []:
+        with FileLock(str(folder / "mypy-cache.lock")):
+            for entry in folder.iterdir():
+                if entry.suffix == ".lock":
+                    continue
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
 
 
 def _quiet(_: str) -> None:
@@ -56,9 +80,25 @@ def _run_one(
     manifest: SensorManifest,
     settings: dict[str, Any],
     cache: ResultCache,
-    root: Path,
+    scratch: Path,
     progress: Callable[[str], None],
-) -> CheckResult:
+) -> tuple[CheckResult, bool]:
+    """The result, and whether this run saw a secret (found by the scan, or redacted)."""
+    result, ctx = _run_checked(workspace, files, manifest, settings, cache, scratch, progress)
+    seen = ctx is not None and ctx.secrets_seen
+    texts = [result.reason or "", *(f.message for f in result.findings)]
+    return result, seen or any(REDACTED in text for text in texts)
+
+
+def _run_checked(
+    workspace: Path,
+    files: list[str],
+    manifest: SensorManifest,
+    settings: dict[str, Any],
+    cache: ResultCache,
+    scratch: Path,
+    progress: Callable[[str], None],
+) -> tuple[CheckResult, SensorContext | None]:
     name = manifest.id
     required = bool(manifest.runner and manifest.runner.required)
     if manifest.runner is None:
@@ -67,7 +107,7 @@ def _run_one(
             f"no runner block (upstream fires it with: {manifest.command})",
             manifest.category,
             command=manifest.command,
-        )
+        ), None
     runner = resolve_runner(manifest.runner.name)
     if runner is None:
         return skipped(
@@ -76,14 +116,12 @@ def _run_one(
             manifest.category,
             required=required,
             command=manifest.command,
-        )
+        ), None
     started = time.monotonic()
     matching = filter_matching(manifest.matches, files)
-    # per workspace: parallel units (Bolt worktrees) must not share mypy's or ruff's own caches
     workspace = workspace.resolve()
-    scratch = root / "scratch" / digest(str(workspace))[:16] / name
-    scratch.mkdir(parents=True, exist_ok=True)
-    ctx = SensorContext(workspace, matching, manifest, settings, cache, scratch, progress)
+    (scratch / name).mkdir(parents=True, exist_ok=True)
+    ctx = SensorContext(workspace, matching, manifest, settings, cache, scratch / name, progress)
     progress(f"{name}: {len(matching)} claimed file(s) match {manifest.matches}")
     try:
         result = runner(ctx)
@@ -91,6 +129,8 @@ def _run_one(
         result = skipped(
             name, str(exc), manifest.category, required=required, details={"unavailable": True}
         )
+    except NothingChecked as exc:
+        result = skipped(name, str(exc), manifest.category, required=required)
     except SensorError as exc:
         result = errored(name, str(exc), manifest.category)
     except Exception as exc:  # a runner bug must still read as "could not verify", never a pass
@@ -103,4 +143,4 @@ def _run_one(
         f"{ctx.checked} of {len(matching)} file(s) checked, "
         f"{len(matching) - ctx.checked} from the cache)"
     )
-    return result.timed(elapsed)
+    return result.timed(elapsed), ctx

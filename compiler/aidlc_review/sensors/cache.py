@@ -11,12 +11,14 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from aidlc_review.fsio import sha256_file
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+PROBE = "SELECT key, value FROM entries LIMIT 1"
 
 
 def default_cache_dir() -> Path:
@@ -32,17 +34,27 @@ def digest(*parts: Any) -> str:
 class ResultCache:
     """Key -> JSON value. ``directory=None`` keeps everything in memory for this run only."""
 
-    def __init__(self, directory: Path | None):
+    def __init__(
+        self, directory: Path | None, progress: Callable[[str], None] | None = None
+    ) -> None:
         self.directory = directory
-        target = ":memory:"
-        if directory is not None:
-            directory.mkdir(parents=True, exist_ok=True)
-            target = str(directory / "results.sqlite3")
-        self._db = sqlite3.connect(target, timeout=30.0, isolation_level=None)
-        # no WAL: setting it up on a new cache costs more (~20 ms) than a whole cached run;
-        # writes are one short transaction per sensor, so readers rarely wait
-        self._db.execute("PRAGMA synchronous=OFF")
-        self._db.execute(SCHEMA)
+        if directory is None:
+            self._db = _open(":memory:")
+            return
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / "results.sqlite3"
+        try:
+            self._db = _open(str(path))
+        except sqlite3.DatabaseError as exc:
+            if _is_busy(exc):
+                raise  # a healthy cache another run holds: not ours to move
+            # the cache is disposable: a file that is not our database is set aside, not fatal
+            _move_aside(path)
+            if progress is not None:
+                progress(
+                    f"sensors: unreadable result cache moved aside to {path}.broken; rebuilding"
+                )
+            self._db = _open(str(path))
 
     def get_many(self, keys: list[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
@@ -71,6 +83,36 @@ class ResultCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _open(target: str) -> sqlite3.Connection:
+    """A connection whose ``entries`` table answers; ``sqlite3.DatabaseError`` otherwise."""
+    db = sqlite3.connect(target, timeout=30.0, isolation_level=None)
+    try:
+        # no WAL: setting it up on a new cache costs more (~20 ms) than a whole cached run;
+        # writes are one short transaction per sensor, so readers rarely wait
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute(SCHEMA)
+        db.execute(PROBE).fetchall()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _is_busy(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _move_aside(path: Path) -> None:
+    """The broken file and its journal go to ``*.broken`` (replacing an older one)."""
+    for suffix in ("", "-journal"):
+        broken = Path(f"{path}{suffix}")
+        try:
+            os.replace(broken, f"{path}.broken{suffix}")
+        except FileNotFoundError:
+            pass
 
 
 class ConfigDigests:

@@ -31,6 +31,10 @@ class ToolMissing(Exception):
     """The tool is not installed, or the workspace configures none of the candidates."""
 
 
+class NothingChecked(Exception):
+    """The tool ran but checked none of the files it was given: ``skipped``, never ``passed``."""
+
+
 @dataclass(frozen=True)
 class Tool:
     spec: ToolSpec
@@ -51,6 +55,7 @@ class SensorContext:
     scratch: Path  # a per-sensor directory for tool caches and data files, outside the workspace
     progress: Callable[[str], None]
     checked: int = 0  # files actually given to the tool (the rest came from the cache)
+    secrets_seen: bool = False  # set by the secret-scan: tool caches of this run are dropped
 
     @property
     def name(self) -> str:
@@ -98,6 +103,22 @@ class SensorContext:
         if run.timed_out:
             raise SensorError(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
         return run
+
+
+def ruff_argv(tool: Tool) -> list[str]:
+    """The tool's argv; ruff's with ``--no-force-exclude``, so the workspace's own excludes
+    cannot quietly drop a claimed file that is named on the command line."""
+    argv = tool.argv()
+    if tool.spec.tool == "ruff" and "--no-force-exclude" not in argv:
+        argv.append("--no-force-exclude")
+    return argv
+
+
+def refuse_unchecked(run: ToolRun) -> None:
+    """Raise ``NothingChecked`` when ruff says it found no Python file among those given."""
+    said = [line.strip() for line in run.stderr.splitlines() if "No Python files found" in line]
+    if said:
+        raise NothingChecked(f"ruff checked none of the claimed files ({said[0]})")
 
 
 def nothing_to_check(ctx: SensorContext) -> CheckResult:

@@ -14,6 +14,8 @@ from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
     nothing_to_check,
+    refuse_unchecked,
+    ruff_argv,
     run_file_local,
     select_tool,
 )
@@ -29,7 +31,7 @@ def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
-    argv = tool.argv()
+    argv = ruff_argv(tool)
     env = {
         "RUFF_CACHE_DIR": str(ctx.scratch / "ruff"),
         "BLACK_CACHE_DIR": str(ctx.scratch / "black"),
@@ -37,6 +39,7 @@ def run(ctx: SensorContext) -> CheckResult:
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
         run = ctx.run([*argv, "--", *batch], env)
+        refuse_unchecked(run)
         parse = _parse_black if tool.spec.tool == "black" else _parse_ruff
         return parse(ctx, run.returncode or 0, run.stdout, run.stderr, batch)
 

@@ -13,6 +13,8 @@ from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
     nothing_to_check,
+    refuse_unchecked,
+    ruff_argv,
     run_file_local,
     select_tool,
 )
@@ -26,11 +28,12 @@ def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
-    argv = tool.argv()
+    argv = ruff_argv(tool)
     env = {"RUFF_CACHE_DIR": str(ctx.scratch / "ruff")}
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
         run = ctx.run([*argv, "--", *batch], env)
+        refuse_unchecked(run)
         if run.returncode not in (0, 1):
             raise SensorError(
                 f"ruff check exited {run.returncode}: {last_line(run.stderr or run.stdout)}"

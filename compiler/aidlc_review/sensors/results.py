@@ -11,6 +11,8 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from aidlc_review.sensors.redact import redact
+
 SEVERITIES = ("critical", "major", "minor")
 STATUSES = ("passed", "failed", "skipped", "error")
 BLOCKING = frozenset({"critical", "major"})
@@ -31,6 +33,10 @@ class CheckFinding:
     message: str
     rule: str | None
     fingerprint: str
+
+    def __post_init__(self) -> None:
+        # the one choke point: a message is redacted however the finding was made (or cached)
+        object.__setattr__(self, "message", redact(self.message))
 
     @property
     def blocking(self) -> bool:
@@ -72,6 +78,7 @@ def make_finding(
 ) -> CheckFinding:
     """``identity`` replaces the message in the fingerprint when the message holds numbers
     that change from run to run (a coverage percentage) while the finding stays the same."""
+    message = redact(message)
     return CheckFinding(
         severity,
         category,
@@ -79,7 +86,7 @@ def make_finding(
         line,
         message,
         rule,
-        fingerprint_of(check, path, rule, message if identity is None else identity),
+        fingerprint_of(check, path, rule, message if identity is None else redact(identity)),
     )
 
 
@@ -94,6 +101,10 @@ class CheckResult:
     tool: str | None = None
     tool_version: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.reason is not None:
+            object.__setattr__(self, "reason", redact(self.reason))
 
     @property
     def blocking(self) -> bool:

@@ -66,16 +66,17 @@ def run_tool(
         proc.communicate()
         return ToolRun(None, "", "")
     finally:
-        if proc.poll() is None:
-            _kill_group(proc)
+        # also after a normal exit: a child the tool left in the background must not
+        # outlive the check (the group id stays reserved while any member is alive)
+        _kill_group(proc)
     return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    except (ProcessLookupError, PermissionError):
+        pass  # the whole group is gone already
     proc.wait()
 
 

@@ -1,0 +1,120 @@
+"""The stage-entry baseline: the workspace's source, and the unit's claims, when its review began.
+
+Taken once per unit, at the first pass of attempt 1, and kept across attempts: an
+out-of-scope edit made during attempt 1 must still show after ``gate
+--request-changes``. Every later pass (and ``review verify``) compares the
+workspace with it; what changed outside every unit's claims is *drift*, and so is
+a path the unit claimed at stage entry that is still on disk but claimed no more.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.review.freeze import digest_of, snapshot_source
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.source_manifest import claimed_files, read_source_manifest
+
+CORRUPT_HINT = "delete it and run `review run` again"
+
+
+@dataclass(frozen=True)
+class Baseline:
+    files: dict[str, str]
+    excluded: list[str]
+    claimed: list[str]
+
+    @property
+    def digest(self) -> str:
+        return digest_of(self.files)
+
+
+def ensure_baseline(paths: RecordPaths, excluded: list[Path], claimed: list[str]) -> Baseline:
+    """The unit's baseline, recorded now if the unit has none yet (its first pass)."""
+    found = load_baseline(paths)
+    if found is not None:
+        return found
+    baseline = Baseline(
+        files=snapshot_source(paths.workspace, excluded),
+        excluded=sorted(paths.display(p) for p in excluded),
+        claimed=sorted(claimed),
+    )
+    data = {"claimed": baseline.claimed, "excluded": baseline.excluded, "files": baseline.files}
+    write_atomic(paths.baseline, dump_json(data))
+    return baseline
+
+
+def load_baseline(paths: RecordPaths) -> Baseline | None:
+    if not paths.baseline.is_file():
+        return None
+    try:
+        data = json.loads(paths.baseline.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        _refuse(paths, f"not JSON: {exc}")
+    if not isinstance(data, dict):
+        _refuse(paths, "$: not an object")
+    if "files" not in data:
+        _refuse(paths, "$.files: missing")
+    files = data["files"]
+    if not isinstance(files, dict):
+        _refuse(paths, "$.files: not an object")
+    for rel, digest in files.items():
+        if not isinstance(digest, str):
+            _refuse(paths, f"$.files[{rel!r}]: not a string")
+    excluded = _strings(paths, data, "excluded")
+    claimed = _strings(paths, data, "claimed")
+    return Baseline(files=files, excluded=excluded, claimed=claimed)
+
+
+def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
+    """``(path, "path: what changed")`` for every change outside every unit's claims."""
+    excluded = [paths.workspace / p for p in baseline.excluded]
+    excluded.append(paths.record)
+    before = baseline.files
+    now = snapshot_source(paths.workspace, excluded)
+    claimed = claimed | claims_of_every_unit(paths)
+    at_entry = set(baseline.claimed)
+    found = []
+    for rel in sorted((set(before) | set(now)) - claimed):
+        if rel not in now and rel in at_entry:
+            continue  # the unit removed a file of its own, and its claim with it
+        if rel not in now:
+            found.append((rel, f"{rel}: unclaimed source deleted since the stage-entry baseline"))
+        elif rel not in before:
+            found.append((rel, f"{rel}: unclaimed source added since the stage-entry baseline"))
+        elif before[rel] != now[rel]:
+            found.append((rel, f"{rel}: unclaimed source changed since the stage-entry baseline"))
+    for rel in sorted(at_entry - claimed):
+        if (paths.workspace / rel).is_file():
+            found.append((rel, f"{rel}: claimed at stage entry but no longer claimed by any unit"))
+    return found
+
+
+def claims_of_every_unit(paths: RecordPaths) -> set[str]:
+    claimed: set[str] = set()
+    for manifest in paths.all_manifests():
+        try:
+            claimed.update(
+                claimed_files(read_source_manifest(manifest, paths.workspace), paths.workspace)
+            )
+        except InvalidInput:
+            continue
+    return claimed
+
+
+def _strings(paths: RecordPaths, data: dict[str, Any], key: str) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _refuse(paths, f"$.{key}: not a list of strings")
+    return list(value)
+
+
+def _refuse(paths: RecordPaths, what: str) -> NoReturn:
+    raise InvalidInput(
+        f"{paths.baseline}: not a valid stage-entry baseline: {what}; {CORRUPT_HINT}"
+    )
