@@ -93,9 +93,10 @@ def run_command_agent(
         process.communicate()
         return AgentRun(None, b"", True)
     finally:
-        if process.poll() is None:
-            _kill_group(process)
-            process.wait()
+        # also after a normal exit: nothing the agent started may go on editing the
+        # workspace after its run is recorded (the group id stays reserved while any lives)
+        _kill_group(process)
+        process.wait()
     return AgentRun(process.returncode, stdout, False)
 
 
