@@ -7,6 +7,8 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from aidlc_review.cli.options import add_harness, add_json
@@ -132,59 +134,62 @@ def _store(workspace: Path):
     return open_store(bolt_root(git.common_dir()))
 
 
-def _lock(workspace: Path):
-    from filelock import FileLock
+@contextmanager
+def _locked(workspace: Path) -> Iterator[None]:
+    """One bolt command per repository at a time; a second one is refused, not queued."""
+    from filelock import FileLock, Timeout
 
     from aidlc_review.bolt.git import Git
     from aidlc_review.bolt.state import bolt_root
+    from aidlc_review.errors import LockBusy
 
+    _require_repo(workspace)
     root = bolt_root(Git(workspace.resolve()).common_dir())
     root.mkdir(parents=True, exist_ok=True)
-    return FileLock(str(root / "lock"), timeout=0)
+    lock = FileLock(str(root / "lock"), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise LockBusy(
+            f"{workspace}: another bolt command is running here ({lock.lock_file})"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def run_bolt(args: argparse.Namespace) -> int:
-    from filelock import Timeout
-
     from aidlc_review.bolt import pipeline
     from aidlc_review.bolt.units import UnitPlan, load_units
-    from aidlc_review.errors import LockBusy, UsageError
+    from aidlc_review.errors import UsageError
 
     if args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: must be at least 1")
-    _require_repo(args.workspace)
-    lock = _lock(args.workspace)
-    try:
-        with lock:
-            if args.resume:
-                _refuse_changes_on_resume(args)
-                store = _store(args.workspace)
-            else:
-                if not args.developer:
-                    raise UsageError(
-                        "bolt run: --developer command:CMD is required (unless --resume)"
-                    )
-                plan = load_units(args.units) if args.units else UnitPlan((), ())
-                options = pipeline.RunOptions(
-                    workspace=args.workspace,
-                    developer=args.developer,
-                    reviewer=args.reviewer,
-                    repairer=args.repairer,
-                    base=args.base,
-                    target=args.target,
-                    agent_timeout=args.agent_timeout,
-                    harness=args.harness,
-                )
-                store = pipeline.start_run(options, plan, args.units)
-                _progress(
-                    f"bolt run {store.state.id8}: {sum(map(len, plan.batches))} unit(s) "
-                    f"in {len(plan.batches)} batch(es), target {store.state.target}"
-                )
-            state = pipeline.drive(store, args.jobs, _progress)
-    except Timeout:
-        raise LockBusy(
-            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
-        ) from None
+    with _locked(args.workspace):
+        if args.resume:
+            _refuse_changes_on_resume(args)
+            store = _store(args.workspace)
+        else:
+            if not args.developer:
+                raise UsageError("bolt run: --developer command:CMD is required (unless --resume)")
+            plan = load_units(args.units) if args.units else UnitPlan((), ())
+            options = pipeline.RunOptions(
+                workspace=args.workspace,
+                developer=args.developer,
+                reviewer=args.reviewer,
+                repairer=args.repairer,
+                base=args.base,
+                target=args.target,
+                agent_timeout=args.agent_timeout,
+                harness=args.harness,
+            )
+            store = pipeline.start_run(options, plan, args.units)
+            _progress(
+                f"bolt run {store.state.id8}: {sum(map(len, plan.batches))} unit(s) "
+                f"in {len(plan.batches)} batch(es), target {store.state.target}"
+            )
+        state = pipeline.drive(store, args.jobs, _progress)
     _emit(args, state)
     return 0 if all(_settled(u) for u in state.units.values()) else 1
 
@@ -226,51 +231,30 @@ def show_status(args: argparse.Namespace) -> int:
 
 
 def decide_gate(args: argparse.Namespace) -> int:
-    from filelock import Timeout
-
     from aidlc_review.bolt import gate
-    from aidlc_review.errors import LockBusy
 
-    _require_repo(args.workspace)
-    lock = _lock(args.workspace)
-    try:
-        with lock:
-            store = _store(args.workspace)
-            if args.approve:
-                remaining = gate.approve(store, args.unit, _progress)
-                for line in remaining:
-                    _progress(f"not merged: {line}")
-            else:
-                gate.request_changes(store, args.unit)
-                _progress(
-                    f"reopened {args.unit or 'the stage'}; "
-                    "run 'bolt run --resume' to review it again"
-                )
-                remaining = []
-    except Timeout:
-        raise LockBusy(
-            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
-        ) from None
+    with _locked(args.workspace):
+        store = _store(args.workspace)
+        if args.approve:
+            remaining = gate.approve(store, args.unit, _progress)
+            for line in remaining:
+                _progress(f"not merged: {line}")
+        else:
+            gate.request_changes(store, args.unit)
+            _progress(
+                f"reopened {args.unit or 'the stage'}; run 'bolt run --resume' to review it again"
+            )
+            remaining = []
     _emit(args, store.state)
     return 0 if not remaining else 1
 
 
 def abandon_run(args: argparse.Namespace) -> int:
-    from filelock import Timeout
-
     from aidlc_review.bolt import pipeline
-    from aidlc_review.errors import LockBusy
 
-    _require_repo(args.workspace)
-    lock = _lock(args.workspace)
-    try:
-        with lock:
-            store = _store(args.workspace)
-            pipeline.abandon(store)
-    except Timeout:
-        raise LockBusy(
-            f"{args.workspace}: another bolt command is running here ({lock.lock_file})"
-        ) from None
+    with _locked(args.workspace):
+        store = _store(args.workspace)
+        pipeline.abandon(store)
     _progress(
         f"abandoned bolt run {store.state.id8}; its state and unit worktrees are kept in "
         f"{store.run_dir}"
