@@ -104,8 +104,8 @@ def test_submit_refuses_when_the_source_changed_after_start(tmp_path, capsys):
         == 1
     )
     assert capsys.readouterr().err == (
-        f"--request {started['request']}: the claimed source or the manifest changed since "
-        "`review start`; run `review start` again\n"
+        f"--request {started['request']}: the claimed source, the manifest or the saved "
+        "request changed since `review start`; run `review start` again\n"
     )
     assert not findings_doc_path(ws).exists()
 
@@ -130,6 +130,20 @@ def test_submit_refuses_when_the_manifest_changed_after_start(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN, "src/keys.py": CLEAN})
     started = _start(ws, capsys)
     write_manifest(ws, ["src/orders/app.py"])
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"verdict": "READY", "summary": "Fine.", "findings": []}))
+    argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
+    assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 1
+    assert "changed since `review start`" in capsys.readouterr().err
+    assert not findings_doc_path(ws).exists()
+
+
+def test_submit_refuses_a_request_whose_mode_or_harness_was_edited(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    started = _start(ws, capsys)
+    saved = ws / f"aidlc-docs/.aidlc-engine/code-review/{UNIT}/requests/{started['request']}.json"
+    request = json.loads(saved.read_text())
+    saved.write_text(json.dumps({**request, "mode": "autonomous"}))  # a bigger pass budget
     answer = tmp_path / "answer.json"
     answer.write_text(json.dumps({"verdict": "READY", "summary": "Fine.", "findings": []}))
     argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]

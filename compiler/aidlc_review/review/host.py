@@ -1,13 +1,16 @@
 """Host-driven review: ``start`` freezes and briefs, the host's agent answers, ``submit`` concludes.
 
-The request file keeps what ``start`` saw (the frozen fingerprint), so ``submit``
-refuses when the claimed source or the manifest moved in between. The host can
-edit that file, so ``submit`` never uses the sensor results saved in it: it runs
-the sensors again on the frozen files (the per-file cache makes that cheap).
+The request file keeps what ``start`` saw (the frozen fingerprint, the mode, the
+harness), so ``submit`` refuses when the claimed source or the manifest moved in
+between. The host can edit that file, so the request id printed by ``start``
+binds the fingerprint, mode and harness, and ``submit`` never uses the sensor
+results saved in it: it runs the sensors again on the frozen files (the per-file
+cache makes that cheap).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -62,9 +65,8 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
                 f"{ctx.budget} pass(es); decide at the gate (`review gate`)"
             )
         gathered = engine.gather(ctx, say)
-        request_id = (
-            f"{paths.unit or 'stage'}-a{doc.attempt}-p{number}-{gathered.frozen.fingerprint[7:15]}"
-        )
+        binding = _binding(gathered.frozen.fingerprint, ctx.mode, str(ctx.harness))
+        request_id = f"{paths.unit or 'stage'}-a{doc.attempt}-p{number}-{binding}"
         brief = write_brief(
             paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
         )
@@ -151,10 +153,17 @@ def _regather(
     return gathered
 
 
+def _binding(fingerprint: str, mode: str, harness: str) -> str:
+    """What the request id printed to the host binds: the source, the mode (the pass
+    budget) and the harness (the sensors). Editing the request file cannot change them."""
+    return hashlib.sha256(f"{fingerprint}\0{mode}\0{harness}".encode()).hexdigest()[:8]
+
+
 def _check_fresh(frozen: Frozen, saved: dict[str, Any], request_id: str) -> None:
     fingerprint = frozen.fingerprint
-    if fingerprint != saved.get("fingerprint") or not request_id.endswith(fingerprint[7:15]):
+    bound = _binding(fingerprint, saved["mode"], saved["harness"])
+    if fingerprint != saved.get("fingerprint") or not request_id.endswith(bound):
         raise StaleRequest(
-            f"--request {request_id}: the claimed source or the manifest "
+            f"--request {request_id}: the claimed source, the manifest or the saved request "
             "changed since `review start`; run `review start` again"
         )
