@@ -156,3 +156,14 @@ def test_a_unit_name_is_accepted_exactly_when_git_accepts_its_branch(tmp_path, n
     except ValidationFailed:
         accepted = False
     assert accepted == branch_ok
+
+
+def test_names_that_differ_only_in_case_are_duplicates(tmp_path):
+    # branches and worktree folders of 'Auth' and 'auth' collide on case-insensitive disks
+    path = write(tmp_path, "units.yaml", "- name: auth\n- name: Auth\n")
+    with pytest.raises(ValidationFailed) as caught:
+        load_units(path)
+    assert str(caught.value).splitlines() == [
+        f"{path}:2: $[1].name: duplicate unit 'Auth' "
+        "(first at $[0], 'auth'; names differ only in case)",
+    ]

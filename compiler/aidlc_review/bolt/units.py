@@ -136,7 +136,7 @@ def _read_units(
     items: list[Any], prefix: str, shown: str, out: list[Diagnostic]
 ) -> list[tuple[Unit, int]]:
     units: list[tuple[Unit, int]] = []
-    first_seen: dict[str, int] = {}
+    first_seen: dict[str, tuple[int, str]] = {}
     for index, item in enumerate(items):
         where = f"{prefix}[{index}]"
         line = _line(items, (index,))
@@ -169,17 +169,14 @@ def _read_units(
             message = "cannot be part of a git branch name (no '..', no trailing '.' or '.lock')"
             out.append(Diagnostic(shown, line, f"{where}.name", f"{message}, got {show(name)}"))
             continue
-        if name in first_seen:
-            out.append(
-                Diagnostic(
-                    shown,
-                    _line(items, (index, "name")),
-                    f"{where}.name",
-                    f"duplicate unit {name!r} (first at {prefix}[{first_seen[name]}])",
-                )
-            )
+        key = name.casefold()  # branches and worktree folders collide on case-insensitive disks
+        if key in first_seen:
+            first, seen_as = first_seen[key]
+            also = "" if seen_as == name else f", {seen_as!r}; names differ only in case"
+            message = f"duplicate unit {name!r} (first at {prefix}[{first}]{also})"
+            out.append(Diagnostic(shown, _line(items, (index, "name")), f"{where}.name", message))
             continue
-        first_seen[name] = index
+        first_seen[key] = (index, name)
         deps = item.get("depends_on") or []
         if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
             out.append(
