@@ -48,6 +48,12 @@ class Scene:
         )
         return f"command:{sys.executable} {AGENT} {self.config}"
 
+    def run_argv(self, units: str, agent: str, *extra: str) -> list[str]:
+        """``bolt run`` on this repository with ``units`` (YAML text), one scripted agent
+        as developer and reviewer, and any extra options."""
+        workspace = ["--workspace", str(self.repo), "--units", str(self.units(units))]
+        return ["bolt", "run", *workspace, "--developer", agent, "--reviewer", agent, *extra]
+
     def units(self, text: str) -> Path:
         path = self.tmp / "units.yaml"
         path.write_text(text)

@@ -84,23 +84,7 @@ def test_usage_errors_name_what_is_wrong(scene, tmp_path, capsys):
 
 def test_a_second_run_waits_for_the_first_to_be_decided(scene, capsys):
     agent = scene.agents(stuck={"bug": True})
-    assert (
-        main(
-            [
-                "bolt",
-                "run",
-                "--workspace",
-                str(scene.repo),
-                "--units",
-                str(scene.units("- stuck\n")),
-                "--developer",
-                agent,
-                "--reviewer",
-                agent,
-            ]
-        )
-        == 1
-    )
+    assert main(scene.run_argv("- stuck\n", agent)) == 1
     run = scene.state()["run_id"][:8]
     capsys.readouterr()
     assert main(["bolt", "run", "--workspace", str(scene.repo), "--developer", agent]) == 2
@@ -151,18 +135,7 @@ def test_a_failed_developer_fails_its_unit_blocks_dependents_and_resume_retries(
 def test_uncommitted_changes_in_the_workspace_stop_the_merge_until_resumed(scene, capsys):
     agent = scene.agents()
     (scene.repo / "README.md").write_text("# local edit\n")
-    argv = [
-        "bolt",
-        "run",
-        "--workspace",
-        str(scene.repo),
-        "--units",
-        str(scene.units("- name: solo\n")),
-        "--developer",
-        agent,
-        "--reviewer",
-        agent,
-    ]
+    argv = scene.run_argv("- name: solo\n", agent)
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(
         f"{scene.repo.resolve()}: uncommitted changes to tracked files block the merge of solo: "
@@ -177,20 +150,7 @@ def test_uncommitted_changes_in_the_workspace_stop_the_merge_until_resumed(scene
 
 def test_another_target_branch_is_merged_in_a_worktree_of_its_own(scene, capsys):
     agent = scene.agents()
-    argv = [
-        "bolt",
-        "run",
-        "--workspace",
-        str(scene.repo),
-        "--units",
-        str(scene.units("- name: solo\n")),
-        "--developer",
-        agent,
-        "--reviewer",
-        agent,
-        "--target",
-        "integration",
-    ]
+    argv = scene.run_argv("- name: solo\n", agent, "--target", "integration")
     assert main(argv) == 0
     assert git(scene.repo, "branch", "--show-current").strip() == "main"
     assert git(scene.repo, "rev-list", "--count", "main").strip() == "1"

@@ -79,23 +79,7 @@ def test_a_run_killed_after_its_first_merge_resumes_with_each_merge_once(scene, 
 
 def test_a_merge_committed_but_not_recorded_is_found_not_repeated(scene, capsys):
     agent = scene.agents()
-    assert (
-        main(
-            [
-                "bolt",
-                "run",
-                "--workspace",
-                str(scene.repo),
-                "--units",
-                str(scene.units("- name: solo\n")),
-                "--developer",
-                agent,
-                "--reviewer",
-                agent,
-            ]
-        )
-        == 0
-    )
+    assert main(scene.run_argv("- name: solo\n", agent)) == 0
     merged_as = scene.state()["units"]["solo"]["merge_commit"]
     # As if the run died between the squash commit and writing the state.
     root = scene.repo / ".git" / "aidlc-bolt"
@@ -113,23 +97,7 @@ def test_a_merge_committed_but_not_recorded_is_found_not_repeated(scene, capsys)
 
 def test_a_run_killed_inside_the_squash_merge_rolls_it_back_and_merges_once(scene, capsys):
     agent = scene.agents()
-    assert (
-        main(
-            [
-                "bolt",
-                "run",
-                "--workspace",
-                str(scene.repo),
-                "--units",
-                str(scene.units("- name: solo\n")),
-                "--developer",
-                agent,
-                "--reviewer",
-                agent,
-            ]
-        )
-        == 0
-    )
+    assert main(scene.run_argv("- name: solo\n", agent)) == 0
     state = scene.state()
     # As if killed after 'git merge --squash' staged the unit but before the commit.
     subprocess.run(["git", "-C", str(scene.repo), "reset", "-q", "--hard", "HEAD~1"], check=True)
@@ -160,23 +128,7 @@ def test_a_run_killed_inside_the_squash_merge_rolls_it_back_and_merges_once(scen
 
 def test_a_run_killed_during_a_review_picks_it_up_without_regenerating(scene, capsys):
     agent = scene.agents(stuck={"bug": True})
-    assert (
-        main(
-            [
-                "bolt",
-                "run",
-                "--workspace",
-                str(scene.repo),
-                "--units",
-                str(scene.units("- name: stuck\n")),
-                "--developer",
-                agent,
-                "--reviewer",
-                agent,
-            ]
-        )
-        == 1
-    )
+    assert main(scene.run_argv("- name: stuck\n", agent)) == 1
     state = scene.state()
     path = scene.repo / ".git" / "aidlc-bolt" / state["run_id"][:8] / "state.json"
     state["phase"] = "running"
