@@ -26,6 +26,7 @@ conformance: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check compiler tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

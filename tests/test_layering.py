@@ -62,9 +62,9 @@ def test_networkx_stays_behind_the_graph_module():
     assert _importers_of("networkx") == {"aidlc_review.graph"}
 
 
-def test_sensors_do_not_import_the_graph_the_runtime_or_the_pipeline():
+def test_sensors_do_not_import_the_graph_the_review_or_the_pipeline():
     for module in (m for m in MODULES if _in(m, "sensors")):
-        for banned in ("graph", "build", "validate", "bolt", "cli"):
+        for banned in ("graph", "build", "validate", "bolt", "cli", "review"):
             assert not any(_in(i, banned) for i in MODULES[module]), (module, banned)
 
 

@@ -7,19 +7,15 @@ Regenerate after changing ``review/models.py``::
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, ReviewerAnswer
+from aidlc_review.schemas import ANSWER_SCHEMA, FINDINGS_SCHEMA, SCHEMA_DIR, load_schema
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
-FINDINGS_SCHEMA = "code-review-findings.schema.json"
-ANSWER_SCHEMA = "reviewer-answer.schema.json"
+__all__ = ["ANSWER_SCHEMA", "FINDINGS_SCHEMA", "SCHEMA_DIR", "drifted", "load_schema"]
 REGENERATE = ".venv/bin/python -m aidlc_review.review.schemas"
 _SOURCES: dict[str, type[BaseModel]] = {
     FINDINGS_SCHEMA: FindingsDocument,
@@ -52,12 +48,6 @@ def drifted() -> list[str]:
         if not (SCHEMA_DIR / name).is_file()
         or (SCHEMA_DIR / name).read_text(encoding="utf-8") != text
     )
-
-
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
-    return data
 
 
 def write_schemas() -> list[Path]:

@@ -20,7 +20,7 @@ BLOCKING = frozenset({"critical", "major"})
 
 
 def run(ctx: SensorContext) -> CheckResult:
-    from aidlc_review.review.schemas import FINDINGS_SCHEMA, load_schema
+    from aidlc_review.schemas import FINDINGS_SCHEMA, load_schema
 
     target = ctx.settings.get("findings_path")
     if not target or not Path(target).is_file():
