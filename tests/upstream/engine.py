@@ -1,0 +1,113 @@
+"""Upstream's own AI-DLC engine, run for real in a temporary project.
+
+``UpstreamProject`` copies ``../shared/aidlc-upstream`` (a fresh upstream project:
+``.claude/`` and ``aidlc/``) into a directory, makes it a git repository, and runs
+upstream's TypeScript tools on it through ``../shared/bin/aidlc-upstream`` (bun is
+installed from the npm registry on first use; exit 127 if it cannot be, which
+fails the test). ``walk`` is a mechanical conductor: it follows upstream's
+``orchestrate next`` directives and reports through ``orchestrate report`` exactly
+as DESIGN.md §8 describes, with a callback for the stages a test wants to run itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.layout import PROJECT_ROOT
+
+SHARED = PROJECT_ROOT.parent / "shared"
+UPSTREAM = SHARED / "aidlc-upstream"
+RUNNER = SHARED / "bin" / "aidlc-upstream"
+UNITS_FILE = "unit-of-work-dependency"
+
+
+def bun_dir() -> Path:
+    """The folder of upstream's bun (installed on first use); fails loudly when it cannot be."""
+    done = subprocess.run([str(RUNNER), "--which-bun"], capture_output=True, text=True)
+    assert done.returncode == 0, f"bun could not be installed for upstream's engine: {done.stderr}"
+    return Path(done.stdout.strip()).parent
+
+
+@dataclass
+class Ran:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@dataclass
+class UpstreamProject:
+    root: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def fresh(cls, where: Path) -> UpstreamProject:
+        shutil.copytree(UPSTREAM, where, symlinks=True)
+        for path in [where, *where.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        project = cls(where)
+        project.git("init", "-q", "-b", "main")
+        project.git("add", "-A")
+        project.git("commit", "-q", "-m", "a fresh upstream project")
+        return project
+
+    @property
+    def harness(self) -> Path:
+        return self.root / ".claude"
+
+    def git(self, *args: str) -> str:
+        done = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def tool(self, name: str, *args: str, stdin: str | None = None) -> Ran:
+        env = {**os.environ, **self.env}
+        env["PATH"] = f"{bun_dir()}{os.pathsep}{env.get('PATH', '')}"
+        done = subprocess.run(
+            [str(RUNNER), str(self.root), name, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            input=stdin,
+            timeout=300,
+        )
+        assert done.returncode != 127, f"upstream's engine could not run: {done.stderr}"
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    def tool_path(self, script: Path, *args: str, stdin: str | None = None) -> Ran:
+        """Run one of upstream's scripts by path (a hook) with its bun, in the project."""
+        env = {**os.environ, **self.env}
+        bun = bun_dir() / "bun"
+        done = subprocess.run(
+            [str(bun), str(script), *args],
+            cwd=self.root, capture_output=True, text=True, env=env, input=stdin, timeout=300,
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    def ok(self, name: str, *args: str) -> Ran:
+        ran = self.tool(name, *args)
+        assert ran.code == 0, f"{name} {' '.join(args)} exit {ran.code}:\n{ran.stdout}\n{ran.stderr}"
+        return ran
+
+    def doctor_summary(self) -> str:
+        lines = self.tool("aidlc", "doctor").stdout.strip().splitlines()
+        return lines[-1] if lines else ""
+
+    def status(self) -> str:
+        return self.git("status", "--porcelain", "--untracked-files=all")
