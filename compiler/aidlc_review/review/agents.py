@@ -13,10 +13,15 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.sensors.redact import scrub
+
+MAX_STDERR_LINES = 200
 
 BUILTIN = "builtin"
 NONE = "none"
@@ -67,12 +72,20 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
 
 
 def run_command_agent(
-    spec: AgentSpec, *, cwd: Path, brief: str, env: dict[str, str], timeout: float
+    spec: AgentSpec,
+    *,
+    cwd: Path,
+    brief: str,
+    env: dict[str, str],
+    timeout: float,
+    relay: Callable[[str], None] | None = None,
 ) -> AgentRun:
     """Run one command agent to completion or its timeout; never raises for the agent's faults.
 
-    The agent's stderr is passed through as progress; only stdout (the answer) is read.
+    Only stdout (the answer) is read; stderr is relayed as progress once the agent is
+    done, secrets redacted (an agent may print what it read), to ``relay`` or stderr.
     """
+    # the state key is a file outside the workspace (review.seal): never in the env
     full_env = {**os.environ, **env}
     try:
         process = subprocess.Popen(
@@ -81,23 +94,42 @@ def run_command_agent(
             env=full_env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=None,
+            stderr=subprocess.PIPE,
             start_new_session=True,
         )
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
+    stderr = b""
     try:
-        stdout, _ = process.communicate(brief.encode(), timeout=timeout)
+        stdout, stderr = process.communicate(brief.encode(), timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(process)
-        process.communicate()
+        _, stderr = process.communicate()
         return AgentRun(None, b"", True)
     finally:
         # also after a normal exit: nothing the agent started may go on editing the
         # workspace after its run is recorded (the group id stays reserved while any lives)
         _kill_group(process)
         process.wait()
+        _relay_stderr(stderr or b"", spec, relay)
     return AgentRun(process.returncode, stdout, False)
+
+
+def _relay_stderr(data: bytes, spec: AgentSpec, relay: Callable[[str], None] | None) -> None:
+    lines = data.decode("utf-8", "replace").splitlines()[-MAX_STDERR_LINES:]
+    for line in lines:
+        text = scrub_line(line)
+        if relay is not None:
+            relay(f"{spec.argv[0] if spec.argv else spec}: {text}")
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+
+def scrub_line(text: str) -> str:
+    """One line of agent text made safe for a terminal or log: secrets redacted, no control
+    characters (an ANSI escape could rewrite what the reader sees)."""
+    cleaned = "".join(c if c.isprintable() or c == "\t" else "\ufffd" for c in text)
+    return scrub(cleaned)[0]
 
 
 def agent_env(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from aidlc_review.review.models import BLOCKING, ReviewerAnswer
+from aidlc_review.sensors.redact import Quoted
 
 MAX_ANSWER_BYTES = 1 << 20
 
@@ -21,6 +22,7 @@ MAX_ANSWER_BYTES = 1 << 20
 class AnswerCheck:
     answer: ReviewerAnswer | None
     reason: str | None  # why the answer was rejected; None when accepted
+    quoted: tuple[Quoted, ...] = ()  # secrets the agent's text held (redacted since)
 
 
 def validate_answer(text: str | bytes | None, claimed: Collection[str]) -> AnswerCheck:

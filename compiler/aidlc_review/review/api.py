@@ -9,6 +9,7 @@ from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.review import engine
+from aidlc_review.review.agent_text import scrub_check
 from aidlc_review.review.agents import (
     BUILTIN,
     NONE,
@@ -185,6 +186,21 @@ def _ask_reviewer(
 ) -> AnswerCheck:
     if reviewer.kind == BUILTIN:
         return AnswerCheck(engine.builtin_answer(gathered.results), None)
+    checked = scrub_check(_command_answer(ctx, reviewer, gathered, brief, number, timeout, say))
+    if checked.reason:
+        say(f"reviewer {reviewer}: answer rejected: {checked.reason}")
+    return checked
+
+
+def _command_answer(
+    ctx: UnitContext,
+    reviewer: AgentSpec,
+    gathered: engine.Gathered,
+    brief: Path,
+    number: int,
+    timeout: float,
+    say: Progress,
+) -> AnswerCheck:
     say(f"reviewer {reviewer}: reviewing (timeout {timeout:g}s)")
     paths = ctx.paths
     env = agent_env(
@@ -201,6 +217,7 @@ def _ask_reviewer(
         brief=brief.read_text(encoding="utf-8"),
         env=env,
         timeout=timeout,
+        relay=say,
     )
     if run.timed_out or run.error:
         return AnswerCheck(None, run.failure)
@@ -208,10 +225,7 @@ def _ask_reviewer(
         return AnswerCheck(None, "the reviewer changed the claimed source (reviewers never edit)")
     if run.exit_code != 0:
         return AnswerCheck(None, run.failure)
-    checked = validate_answer(run.stdout, gathered.frozen.files)
-    if checked.reason:
-        say(f"reviewer {reviewer}: answer rejected: {checked.reason}")
-    return checked
+    return validate_answer(run.stdout, gathered.frozen.files)
 
 
 def _repair(
@@ -240,6 +254,7 @@ def _repair(
         brief=brief.read_text(encoding="utf-8"),
         env=env,
         timeout=timeout,
+        relay=say,
     )
     record = RepairRecord(
         agent=str(repairer), status="failed" if run.failure else "done", reason=run.failure

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
+from aidlc_review.review.agent_text import known_hashes
 from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.freeze import Frozen, freeze_unit
@@ -27,12 +28,14 @@ from aidlc_review.review.receipt import issue_receipt
 from aidlc_review.review.report import tool_label
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import NOT_READY, READY, decide
+from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
 from aidlc_review.source_manifest import SourceManifest, claimed_files, read_source_manifest
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
 DRIFT_PRINT = "runtime/unclaimed-change"
+QUOTED_PRINT = "runtime/secret-quoted"
 _CATEGORY = {
     "code-style": "maintainability",
     "style": "maintainability",
@@ -116,9 +119,12 @@ def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
 
 
-def observations(gathered: Gathered, answer: AnswerCheck) -> list[Observation]:
+def observations(
+    gathered: Gathered, answer: AnswerCheck, known: set[str] | None = None
+) -> list[Observation]:
     seen = [_sensor_observation(r, f) for r in gathered.results for f in r.findings]
     seen += [_drift_observation(path, reason) for path, reason in gathered.drift]
+    seen += [_quoted_observation(q) for q in answer.quoted if q.scan_hash not in (known or set())]
     if answer.answer is None:
         seen.append(
             Observation(
@@ -167,7 +173,9 @@ def conclude(
     attempt = doc.attempt
     number = len(doc.attempt_passes()) + 1
     history = doc.passes[-1].findings if doc.passes else []
-    seen = observations(gathered, answer)
+    messages = [f.message for r in gathered.results for f in r.findings]
+    known = known_hashes(messages + [f.finding for f in history])
+    seen = observations(gathered, answer, known)
     # A finding on a file that is gone can be resolved; on an unclaimed file that is still
     # there, it cannot (nothing reviewed it this pass).
     gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
@@ -230,6 +238,23 @@ def _drift_observation(path: str, reason: str) -> Observation:
         f"{DRIFT_PRINT}:{path}",
         check=None,
         rule="unclaimed-change",
+    )
+
+
+def _quoted_observation(quoted: Quoted) -> Observation:
+    return Observation(
+        "critical",
+        "security",
+        "",
+        None,
+        f"secret quoted by the reviewer: {quoted.marker}",
+        "The reviewer's text held a secret that is not a known finding of this unit; it was "
+        "redacted before anything was written. The value is somewhere the reviewer could read.",
+        "Find where the secret lives, remove it and rotate it.",
+        "runtime",
+        f"{QUOTED_PRINT}:{quoted.hashed}",
+        check=None,
+        rule="secret-quoted",
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review import engine
+from aidlc_review.review.agent_text import scrub_check
 from aidlc_review.review.answer import validate_answer
 from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of
 from aidlc_review.review.brief import reviewer_brief, write_brief
@@ -111,7 +112,7 @@ def submit_review(
                 "run `review start` again"
             )
         gathered = _regather(ctx, saved, request_id, say)
-        checked = validate_answer(text, gathered.frozen.files)
+        checked = scrub_check(validate_answer(text, gathered.frozen.files))
         if checked.reason:
             say(f"answer rejected: {checked.reason}")
         doc = engine.conclude(

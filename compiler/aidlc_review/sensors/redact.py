@@ -1,16 +1,22 @@
-"""Secret values never leave a sensor: every finding message and result reason passes here.
+"""Secret values never leave a sensor or an agent: every message and agent text passes here.
 
 Tools quote source text in their messages (ruff's "Undefined name `AKIA...`", mypy's
-``Literal['...']`` types), so a value the secret-scan reports only by hash could
-otherwise reach stdout, the findings document, the report and the result cache.
-detect-secrets' own plugins, with their default settings, find the values; each is
-replaced, with the whole token around it, by ``<redacted secret>``.
+``Literal['...']`` types), and agents quote the offending line (as a real model does),
+so a value the secret-scan reports only by hash could otherwise reach stdout, the
+findings document, the report, a brief or the result cache. detect-secrets' own
+plugins, with their default settings, find the values; each is replaced, with the
+whole token around it: by ``<redacted secret>`` in a tool's message, by
+``[redacted: <type> <hash8>]`` in an agent's text (``scrub``), which also says which
+secrets it hid, so the review can tell a quoted known finding from a new leak.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 REDACTED = "<redacted secret>"
@@ -19,27 +25,61 @@ _LONG_RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_-]")
 
 
+@dataclass(frozen=True, order=True)
+class Quoted:
+    """A secret found in a text, never its value: the detect-secrets type, the SHA-1 of the
+    whole token (shown), and the SHA-1 of what the plugin matched, which is the hash
+    detect-secrets records in findings and baselines (for a GitHub token only its prefix)."""
+
+    type: str
+    hashed: str
+    scan_hash: str
+
+    @property
+    def marker(self) -> str:
+        return f"[redacted: {self.type} {self.hashed[:8]}]"
+
+
 @functools.lru_cache(maxsize=4096)  # make_finding and the finding itself both redact
 def redact(text: str) -> str:
     """``text`` with every secret value detect-secrets finds in it replaced by ``REDACTED``."""
-    if not _LONG_RUN.search(text):
-        return text
-    spans = sorted(span for value in _secret_values(text) for span in _spans(text, value))
+    return _replace(text, _secret_values(text), lambda _value, _token: REDACTED)
+
+
+def scrub(text: str) -> tuple[str, tuple[Quoted, ...]]:
+    """Agent text with each secret replaced by ``[redacted: <type> <hash8>]``, and the secrets."""
+    values = _secret_values(text)
+    quoted: set[Quoted] = set()
+
+    def marker(value: str, token: str) -> str:
+        found = Quoted(values[value], _hash(token), _hash(value))
+        quoted.add(found)
+        return found.marker
+
+    return _replace(text, values, marker), tuple(sorted(quoted))
+
+
+def _replace(text: str, values: dict[str, str], marker: Callable[[str, str], str]) -> str:
+    spans = sorted(span for value in values for span in _spans(text, value))
     out, at = [], 0
-    for start, end in spans:
+    for start, end, value in spans:
         if end > at:  # overlapping spans of two plugins: one marker
-            out.append(text[at:start] + REDACTED if start >= at else "")
+            if start >= at:
+                out.append(text[at:start] + marker(value, text[start:end]))
             at = end
     return "".join(out) + text[at:]
 
 
-def _secret_values(text: str) -> set[str]:
-    found: set[str] = set()
+def _secret_values(text: str) -> dict[str, str]:
+    """Each secret value in ``text`` and the type of the first plugin that found it."""
+    found: dict[str, str] = {}
+    if not _LONG_RUN.search(text):
+        return found
     for plugin in _plugins():
         # analyze_string, not analyze_line: the latter may try to verify a secret online
         for value in plugin.analyze_string(text):
             if value and _passes_limit(plugin, value):
-                found.add(value)
+                found.setdefault(value, str(plugin.secret_type))
     return found
 
 
@@ -48,7 +88,12 @@ def _passes_limit(plugin: Any, value: str) -> bool:
     return limit is None or plugin.calculate_shannon_entropy(value) > limit
 
 
-def _spans(text: str, value: str) -> list[tuple[int, int]]:
+def _hash(value: str) -> str:
+    # detect-secrets' own PotentialSecret.hash_secret: what secret-scan findings carry
+    return hashlib.sha1(value.encode("utf-8")).hexdigest()
+
+
+def _spans(text: str, value: str) -> list[tuple[int, int, str]]:
     """Each occurrence of ``value`` widened to its whole token: a plugin may match a prefix."""
     spans = []
     for match in re.finditer(re.escape(value), text):
@@ -57,7 +102,7 @@ def _spans(text: str, value: str) -> list[tuple[int, int]]:
             start -= 1
         while end < len(text) and _TOKEN.match(text[end]):
             end += 1
-        spans.append((start, end))
+        spans.append((start, end, value))
     return spans
 
 
