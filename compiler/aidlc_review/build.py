@@ -5,10 +5,12 @@ Nothing is written here; the caller writes the rendered files (all or none).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from aidlc_review.compiled import render, scope_grid_doc, stage_graph_doc
-from aidlc_review.errors import Diagnostic, ValidationFailed
+from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
 from aidlc_review.graph import StageGraph
 from aidlc_review.layout import HarnessLayout
 from aidlc_review.loader import Harness, load_harness
@@ -34,19 +36,59 @@ def uses_plugin(harness: Harness) -> bool:
     )
 
 
+def pinned_numbers(graph_file: Path) -> dict[str, str]:
+    """slug -> number of an existing ``stage-graph.json`` (empty when there is none).
+
+    The reference compiler keeps these numbers ("computed, then stable"), so ours does too.
+    """
+    if not graph_file.is_file():
+        return {}
+    try:
+        nodes = json.loads(graph_file.read_text(encoding="utf-8"))
+        return {str(n["slug"]): _number(n["number"]) for n in nodes}
+    except (UnicodeDecodeError, json.JSONDecodeError, TypeError, KeyError, ValueError) as exc:
+        raise InvalidInput(
+            f"{graph_file}: not a stage graph (a JSON array of nodes with slug and number): {exc}"
+        ) from None
+
+
+def _number(value: object) -> str:
+    prefix, index = str(value).split(".")
+    return f"{int(prefix)}.{int(index)}"
+
+
 def load_valid(
-    layout: HarnessLayout, strict: bool = False
+    layout: HarnessLayout, strict: bool = False, pinned: dict[str, str] | None = None
 ) -> tuple[Harness, StageGraph, list[Diagnostic]]:
     """Load and validate; raise ValidationFailed with every error at once."""
     harness = load_harness(layout)
     errors, warnings = validate(harness, strict=strict)
     if errors:
         raise ValidationFailed(errors)
-    return harness, StageGraph(harness.stages), warnings
+    graph = StageGraph(harness.stages, pinned)
+    misordered = graph.misordered_edges() if pinned else []
+    if misordered:
+        raise ValidationFailed(
+            [
+                Diagnostic(
+                    f"tools/data/{STAGE_GRAPH}",
+                    0,
+                    "requires_stage",
+                    f"{stage} requires {required}, which is numbered after it",
+                )
+                for required, stage in misordered
+            ]
+        )
+    return harness, graph, warnings
 
 
-def compile_harness(layout: HarnessLayout, display_root: str, strict: bool = False) -> Compiled:
-    harness, graph, warnings = load_valid(layout, strict)
+def compile_harness(
+    layout: HarnessLayout,
+    display_root: str,
+    strict: bool = False,
+    pinned: dict[str, str] | None = None,
+) -> Compiled:
+    harness, graph, warnings = load_valid(layout, strict, pinned)
     result = Compiled(harness, graph, warnings=warnings)
     result.outputs[STAGE_GRAPH] = render(
         stage_graph_doc(graph, harness.sensors, harness.sensor_paths, display_root)

@@ -15,7 +15,12 @@ from aidlc_review.definitions.stage import PHASES, Stage
 
 
 class StageGraph:
-    def __init__(self, stages: Iterable[Stage]):
+    """``pinned``: slug -> number from an existing ``stage-graph.json``. As in the reference
+    compiler, a stage already numbered keeps its number and a new one takes the next free
+    index of its phase, so adding a stage never renumbers the others."""
+
+    def __init__(self, stages: Iterable[Stage], pinned: dict[str, str] | None = None):
+        self._pinned = dict(pinned or {})
         self._stages: dict[str, Stage] = {}
         self._graph = nx.DiGraph()
         for stage in stages:
@@ -48,10 +53,13 @@ class StageGraph:
         return set(nx.ancestors(self._graph, slug))
 
     def numbers(self) -> dict[str, str]:
-        """``<phase-index>.<n>``: lexicographic topological order within each phase.
+        """``<phase-index>.<n>``: lexicographic topological order within each phase, or the
+        pinned number; a new stage beside pinned ones takes its phase's next free index.
 
         Raises ``nx.NetworkXUnfeasible`` on a cycle; validation reports cycles first.
         """
+        if self._pinned:
+            return self._pinned_numbers()
         numbers: dict[str, str] = {}
         for index, phase in enumerate(PHASES):
             members = [s for s, stage in self._stages.items() if stage.phase == phase]
@@ -59,6 +67,31 @@ class StageGraph:
             for n, slug in enumerate(nx.lexicographical_topological_sort(sub), start=1):
                 numbers[slug] = f"{index}.{n}"
         return numbers
+
+    def _pinned_numbers(self) -> dict[str, str]:
+        highest: dict[int, int] = {}
+        for number in self._pinned.values():
+            prefix, index = (int(part) for part in number.split("."))
+            highest[prefix] = max(highest.get(prefix, 0), index)
+        numbers: dict[str, str] = {}
+        for slug in sorted(self._stages, key=lambda s: (PHASES.index(self._stages[s].phase), s)):
+            if slug in self._pinned:
+                numbers[slug] = self._pinned[slug]
+                continue
+            prefix = PHASES.index(self._stages[slug].phase)
+            highest[prefix] = highest.get(prefix, 0) + 1
+            numbers[slug] = f"{prefix}.{highest[prefix]}"
+        return numbers
+
+    def misordered_edges(self) -> list[tuple[str, str]]:
+        """``(required, stage)`` edges whose required stage does not come first by number."""
+        numbers = self.numbers()
+
+        def key(slug: str) -> tuple[int, int]:
+            phase, n = numbers[slug].split(".")
+            return int(phase), int(n)
+
+        return sorted((a, b) for a, b in self._graph.edges if key(a) >= key(b))
 
     def ordered(self) -> list[Stage]:
         """Stages in display-number order."""

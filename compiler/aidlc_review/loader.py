@@ -18,7 +18,7 @@ from aidlc_review.breadcrumbs import KeyChoices, diagnostics_from
 from aidlc_review.definitions.agent import Agent
 from aidlc_review.definitions.base import Definition, Origin
 from aidlc_review.definitions.scope import Scope
-from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
+from aidlc_review.definitions.sensor import Enforcement, RunnerSpec, SensorManifest, ToolSpec
 from aidlc_review.definitions.stage import Consume, MaxPasses, Stage
 from aidlc_review.errors import Diagnostic
 from aidlc_review.frontmatter import Document, FrontmatterError, read_document
@@ -66,7 +66,7 @@ def _keys(model: type[BaseModel], **nested: type[BaseModel]) -> KeyChoices:
 
 
 STAGE_KEYS = _keys(Stage, consumes=Consume, max_passes=MaxPasses)
-SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec)
+SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec, enforce=Enforcement)
 
 
 def load_definition(

@@ -58,10 +58,11 @@ def run(args: argparse.Namespace) -> int:
     if args.check and stamp.is_up_to_date(layout, out, options):
         return 0
 
-    from aidlc_review.build import compile_harness
+    from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.fsio import write_atomic
 
-    result = compile_harness(layout, args.display_root, strict=args.strict)
+    pinned = pinned_numbers(out / STAGE_GRAPH)
+    result = compile_harness(layout, args.display_root, strict=args.strict, pinned=pinned)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.check:

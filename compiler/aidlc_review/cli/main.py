@@ -17,6 +17,7 @@ DESCRIPTION = (
     "and drive the autonomous Bolt pipeline."
 )
 COMMAND_MODULES = ("compile", "graph", "plan", "scope", "install", "sensors", "review", "bolt")
+ALIASES = {"uninstall": "install"}  # verbs registered by another command's module
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +33,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"aidlc-review {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in [only] if only else COMMAND_MODULES:
+    for name in [ALIASES.get(only, only)] if only else COMMAND_MODULES:
         module = importlib.import_module(f"aidlc_review.cli.cmd_{name}")
         module.register(sub)
     return parser
@@ -40,7 +41,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    command = args_list[0] if args_list and args_list[0] in COMMAND_MODULES else None
+    known = (*COMMAND_MODULES, *ALIASES)
+    command = args_list[0] if args_list and args_list[0] in known else None
     parser = build_parser(command)
     try:
         args = parser.parse_args(args_list)

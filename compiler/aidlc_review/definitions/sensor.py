@@ -33,6 +33,17 @@ class RunnerSpec(Definition):
     options: dict[str, Any] = {}
 
 
+class Enforcement(Definition):
+    """What only this plugin's runtime enforces, nested where upstream's reader does not look.
+
+    An installed manifest must say ``default_severity: advisory`` (upstream knows no other
+    value); the severity and firing time the plugin enforces at its own gate live here.
+    """
+
+    default_severity: Literal["advisory", "blocking"]
+    fire_on: Literal["write", "gate"] | None = None
+
+
 class SensorManifest(Definition):
     id: str = Field(pattern=KEBAB)
     kind: Literal["deterministic"]
@@ -46,3 +57,9 @@ class SensorManifest(Definition):
     output_schema: dict[str, Any] | None = None
     timeout_seconds: int = Field(ge=1, le=3600)
     runner: RunnerSpec | None = None
+    enforce: Enforcement | None = None
+
+    @property
+    def severity_class(self) -> str:
+        """``advisory`` or ``blocking`` as this plugin's runtime enforces it."""
+        return self.enforce.default_severity if self.enforce else self.default_severity

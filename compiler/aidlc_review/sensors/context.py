@@ -75,7 +75,7 @@ class SensorContext:
     def severity(self, key: str, default: str = "minor") -> str:
         """The manifest's severity for ``key``; an advisory sensor never blocks on its findings."""
         chosen = self.runner.severity.get(key, self.runner.severity.get("default", default))
-        return "minor" if self.manifest.default_severity == "advisory" else chosen
+        return "minor" if self.manifest.severity_class == "advisory" else chosen
 
     def finding(
         self,
@@ -219,7 +219,7 @@ def run_file_local(
     tool failure, and then nothing from that batch is cached.
     """
     configs = ConfigDigests(ctx.workspace, config_names)
-    base = digest(ctx.name, tool_key, ctx.runner.severity, ctx.manifest.default_severity)
+    base = digest(ctx.name, tool_key, ctx.runner.severity, ctx.manifest.severity_class)
     keys = {
         f: _file_key(base, f, _content_hash(ctx.workspace / f), configs.for_file(f))
         for f in ctx.files

@@ -1,0 +1,109 @@
+"""The harness as it would be after an install, compiled in a scratch copy.
+
+The changed texts are laid over a copy of the harness's definition files in a
+temporary directory, then loaded, validated and compiled with this project's
+compiler (the same bytes upstream's compiler writes; numbers pinned as given).
+The plans are compiled from the *source form* of the same harness: code-review
+as authored (``reviews``, ``repair_agent``, ``max_passes``) and code-generation
+with plan approval and without its embedded reviewer, which is the gate plan
+this plugin stands for, whether or not upstream can present it yet.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, compile_harness, load_valid
+from aidlc_review.layout import HarnessLayout
+from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
+
+EMBEDDED_REVIEW_KEYS = ("reviewer", "reviewer_max_iterations", "review_class", "review_artifact")
+
+
+def _overlay(layout: HarnessLayout, changes: dict[str, str], root: Path) -> HarnessLayout:
+    (root / layout.display(layout.stages_dir)).mkdir(parents=True)
+    for path in layout.input_files():
+        target = root / layout.display(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    for display, text in changes.items():
+        target = root / display
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="")
+    return HarnessLayout.at(root)
+
+
+def compile_trial(
+    layout: HarnessLayout, changes: dict[str, str], pins: dict[str, str]
+) -> dict[str, str]:
+    """stage-graph.json and scope-grid.json of the harness plus ``changes``."""
+    with tempfile.TemporaryDirectory(prefix="aidlc-review-trial-") as tmp:
+        trial = _overlay(layout, changes, Path(tmp) / layout.root.name)
+        compiled = compile_harness(trial, layout.root.name, pinned=pins)
+        return {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
+
+
+def validate_trial(layout: HarnessLayout, changes: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="aidlc-review-trial-") as tmp:
+        load_valid(_overlay(layout, changes, Path(tmp) / layout.root.name))
+
+
+def source_form_plans(
+    layout: HarnessLayout,
+    plugin: HarnessLayout,
+    core: dict[str, str],
+    scopes: list[str],
+    agents: dict[str, str],
+) -> dict[str, Any]:
+    """The compiled gate plans (scope-plans.json content) of the harness in source form."""
+    from aidlc_review.plans import scope_plans_doc
+
+    review_display = f"{plugin.display(plugin.stages_dir)}/construction/code-review.md"
+    review = FrontmatterText.parse(
+        (plugin.root / review_display).read_text(encoding="utf-8"), review_display
+    )
+    data = review.plain()
+    known = known_artifacts(layout)
+    consumes = [c for c in data["consumes"] if c["artifact"] in known]
+    review.replace_key("scopes", scalar_list_block("scopes", scopes, "  "))
+    review.replace_key("sensors", ["sensors: []"])  # gate plans do not depend on sensors
+    review.replace_key("consumes", consumes_block(consumes))
+    check_edit(review, {**data, "scopes": scopes, "sensors": [], "consumes": consumes})
+    gen_display = "aidlc-common/stages/construction/code-generation.md"
+    gen = FrontmatterText.parse(core[gen_display], gen_display)
+    expected = {k: v for k, v in gen.plain().items() if k not in EMBEDDED_REVIEW_KEYS}
+    for key in EMBEDDED_REVIEW_KEYS:
+        gen.remove_key(key)
+    gen.insert_after(("workspace_requires", "for_each", "mode"), ["plan_approval: required"])
+    check_edit(gen, {**expected, "plan_approval": "required"})
+    changes = {
+        **agents,
+        "aidlc-common/stages/construction/code-review.md": review.text,
+        gen_display: gen.text,
+    }
+    with tempfile.TemporaryDirectory(prefix="aidlc-review-plans-") as tmp:
+        trial = _overlay(layout, changes, Path(tmp) / layout.root.name)
+        harness, graph, _ = load_valid(trial)
+        return scope_plans_doc(graph, harness.scopes)
+
+
+def consumes_block(consumes: list[dict[str, Any]]) -> list[str]:
+    if not consumes:
+        return ["consumes: []"]
+    lines = ["consumes:"]
+    for entry in consumes:
+        lines.append(f"  - artifact: {entry['artifact']}")
+        lines.append(f"    required: {'true' if entry['required'] else 'false'}")
+    return lines
+
+
+def known_artifacts(layout: HarnessLayout) -> set[str]:
+    harness, _, _ = load_valid(layout)
+    return {a for s in harness.stages for a in [*s.produces, *(s.optional_produces or [])]}
+
+
+def harness_scopes(layout: HarnessLayout) -> set[str]:
+    return {path.stem.removeprefix("aidlc-") for path, _ in layout.scope_files()}

@@ -1,0 +1,93 @@
+"""``uninstall --harness DIR``: take out exactly what the ledger says install put in.
+
+An added file a user edited since is never deleted: uninstall refuses and names
+it. The inserted blocks come out of code-generation and build-and-test, the
+stage numbers install moved go back, and the compiled graph is rebuilt with
+them, so with upstream's generators re-run the project is byte for byte as
+before the install.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
+from aidlc_review.errors import InvalidInput
+from aidlc_review.install import numbering
+from aidlc_review.install.ledger import read_ledger, sha256_text
+from aidlc_review.install.plan import (
+    LEDGER,
+    REVIEW,
+    FileChange,
+    InstallPlan,
+    _read,
+    pristine_texts,
+    recognise,
+)
+from aidlc_review.install.trial import compile_trial
+
+
+class EditedSinceInstall(InvalidInput):
+    """An added file no longer has the bytes install wrote."""
+
+    exit_code = 1
+
+
+def plan_uninstall(harness_dir: Path) -> InstallPlan:
+    layout = recognise(harness_dir)
+    ledger = read_ledger(layout.root)
+    if ledger is None:
+        raise InvalidInput(
+            f"{layout.root}: the code-review plugin is not installed here (no {LEDGER})"
+        )
+    edited = [
+        a.path
+        for a in ledger.added
+        if (layout.root / a.path).is_file() and sha256_text(_read(layout.root / a.path)) != a.sha256
+    ]
+    if edited:
+        raise EditedSinceInstall(
+            "refusing to uninstall: edited since install (restore or remove them by hand): "
+            + ", ".join(str(layout.root / p) for p in edited)
+        )
+    core = pristine_texts(layout, ledger, strict=True)
+    gone = {a.path for a in ledger.added} | {LEDGER}
+    pins = numbering.remove(
+        pinned_numbers(layout.data_dir / STAGE_GRAPH), REVIEW, ledger.displaced_numbers
+    )
+    compiled = _compile_without(layout, gone, core, pins)
+    plan = InstallPlan(layout.root)
+    outputs = {
+        **core,
+        f"tools/data/{STAGE_GRAPH}": compiled[STAGE_GRAPH],
+        f"tools/data/{SCOPE_GRID}": compiled[SCOPE_GRID],
+    }
+    for display, text in sorted(outputs.items()):
+        before = _read(layout.root / display)
+        if before != text:
+            plan.changes.append(FileChange(display, before, text))
+    for display in sorted(gone):
+        if (layout.root / display).is_file():
+            plan.changes.append(FileChange(display, _read(layout.root / display), None))
+    return plan
+
+
+def _compile_without(
+    layout, gone: set[str], core: dict[str, str], pins: dict[str, str]
+) -> dict[str, str]:
+    """Compile the harness minus the added files, with the core stages restored."""
+    import shutil
+    import tempfile
+
+    from aidlc_review.layout import HarnessLayout
+
+    with tempfile.TemporaryDirectory(prefix="aidlc-review-uninstall-") as tmp:
+        root = Path(tmp) / layout.root.name
+        for path in layout.input_files():
+            display = layout.display(path)
+            if display in gone:
+                continue
+            target = root / display
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        return compile_trial(HarnessLayout.at(root), core, pins)
