@@ -1,9 +1,13 @@
 """An up-to-date stamp for ``compile --check``.
 
-The stamp records the hash of every input file, the options, and the hash of
-every output file. When all still match, the harness is up to date without
-parsing a single YAML file (this module imports only the standard library).
-Any edit to an input or an output changes a hash and forces the full check.
+The stamp records the hash of every input file, the options, the hash of every
+output file, and the hash of the compiler's own code: every module of this
+package that the recording process had loaded (the loader, the models, the
+graph, the renderer of ``compiled.py`` whose key order *is* the output schema).
+When all still match, the harness is up to date without parsing a single YAML
+file (this module imports only the standard library). Any edit to an input, an
+output or the compiler changes a hash and forces the full check, so a changed
+compiler (same ``__version__``, new code) never reads as up to date.
 The stamp lives in the user's cache dir, never inside the harness.
 """
 
@@ -12,10 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from aidlc_review import __version__
 from aidlc_review.layout import HarnessLayout
+
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def _cache_dir() -> Path:
@@ -30,11 +37,32 @@ def _digest(path: Path) -> str:
         return "missing"
 
 
+def loaded_code() -> list[str]:
+    """This package's source files loaded in this process, relative to the package.
+
+    Recorded after a compile, so it names exactly the code that produced the outputs
+    (a module that was never imported cannot have changed them).
+    """
+    prefix = str(PACKAGE_DIR) + os.sep
+    found = set()
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        # A prefix test, not resolve(): a process may hold hundreds of modules.
+        if path and path.startswith(prefix) and path.endswith(".py"):
+            found.add(Path(path[len(prefix) :]).as_posix())
+    return sorted(found)
+
+
 def fingerprint(
-    layout: HarnessLayout, out: Path, options: dict[str, object], outputs: list[str]
+    layout: HarnessLayout,
+    out: Path,
+    options: dict[str, object],
+    outputs: list[str],
+    code: list[str],
 ) -> dict[str, object]:
     return {
         "version": __version__,
+        "code": {name: _digest(PACKAGE_DIR / name) for name in code},
         "options": options,
         "inputs": {layout.display(p): _digest(p) for p in layout.input_files()},
         "outputs": {name: _digest(out / name) for name in outputs},
@@ -53,7 +81,8 @@ def is_up_to_date(layout: HarnessLayout, out: Path, options: dict[str, object]) 
     except (OSError, ValueError):
         return False
     outputs = list(saved.get("outputs", {}))
-    return bool(outputs) and saved == fingerprint(layout, out, options, outputs)
+    code = list(saved.get("code", {}))
+    return bool(outputs and code) and saved == fingerprint(layout, out, options, outputs, code)
 
 
 def record(
@@ -64,7 +93,8 @@ def record(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(fingerprint(layout, out, options, outputs), sort_keys=True))
+        stamp = fingerprint(layout, out, options, outputs, loaded_code())
+        tmp.write_text(json.dumps(stamp, sort_keys=True))
         os.replace(tmp, path)
     except OSError:
         pass

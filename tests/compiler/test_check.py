@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import aidlc_review
 from aidlc_review.cli.main import main
 from tests.compiler.harness_factory import edit, write_harness
 
@@ -79,3 +87,41 @@ def test_out_dir_option_writes_elsewhere(tmp_path):
     assert sorted(p.name for p in out.iterdir())[:2] == ["scope-grid.json", "scope-plans.json"]
     assert main(["compile", "--harness", str(root), "--out", str(out), "--check"]) == 0
     assert not (root / "tools").exists()
+
+
+def _run_copy(package_copy, *argv):
+    """Run ``aidlc-review`` from a copy of the package (same ``__version__``, own code)."""
+    env = dict(os.environ, PYTHONPATH=str(package_copy.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "aidlc_review", *argv],
+        cwd=package_copy.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_changed_compiler_is_never_up_to_date(tmp_path):
+    root = _compiled(tmp_path)
+    package = Path(aidlc_review.__file__).parent
+    copy = tmp_path / "src" / "aidlc_review"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    check = ["compile", "--harness", str(root), "--check"]
+    unchanged = _run_copy(copy, *check)
+    assert (unchanged.returncode, unchanged.stdout) == (0, "")  # same code: up to date
+
+    compiled = copy / "compiled.py"
+    compiled.write_text(compiled.read_text().replace('SPACE = "default"', 'SPACE = "team"'))
+    edited = _run_copy(copy, *check)
+    assert edited.returncode == 1, edited.stderr
+    assert '+        "path": "aidlc/spaces/team/memory/org.md",\n' in edited.stdout
+    assert "compiled outputs are out of date" in edited.stderr
+
+
+def test_the_stamp_names_the_compiler_code_it_was_made_with(tmp_path):
+    root = _compiled(tmp_path)
+    assert main(["compile", "--harness", str(root), "--check"]) == 0
+    (saved,) = (Path(os.environ["XDG_CACHE_HOME"]) / "aidlc-review/compile-stamps").iterdir()
+    code = json.loads(saved.read_text())["code"]
+    assert {"compiled.py", "definitions/stage.py", "graph.py", "loader.py"} <= set(code)
+    assert all(len(digest) == 64 for digest in code.values())
