@@ -42,6 +42,18 @@ CASES = [
     ),
     (
         B,
+        "mode: subagent",
+        "mode: mob",
+        "stages/construction/build.md:8: mode: mode mob requires a non-empty support_agents\n",
+    ),
+    (
+        B,
+        "mode: subagent",
+        "mode: pipeline",
+        "stages/construction/build.md:8: mode: mode pipeline requires a non-empty support_agents\n",
+    ),
+    (
+        B,
         "execution: ALWAYS",
         "execution: always",
         'stages/construction/build.md:4: execution: must be one of ALWAYS, CONDITIONAL; got "always"\n',

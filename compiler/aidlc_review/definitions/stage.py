@@ -11,6 +11,9 @@ from aidlc_review.definitions.base import KEBAB, Definition
 PHASES = ("initialization", "ideation", "inception", "construction", "operation")
 Phase = Literal["initialization", "ideation", "inception", "construction", "operation"]
 Mode = Literal["inline", "subagent", "pipeline", "mob", "agent-team"]
+# A chain with no links and a room with one occupant are authoring errors (upstream's
+# ENSEMBLE_MODES in aidlc-stage-schema.ts rejects them the same way).
+ENSEMBLE_MODES = ("pipeline", "mob")
 ReviewClass = Literal["blocking", "advisory"]
 RESERVED_KEYS = ("on_failure", "blocks_on", "timeout", "retry")
 CONSTRUCTION_MODES = ("gated", "autonomous")
@@ -80,6 +83,8 @@ class Stage(Definition):
     def _check_review_fields(self) -> Stage:
         if self.mode == "agent-team":
             raise ValueError("mode:mode agent-team is reserved and not yet implemented")
+        if self.mode in ENSEMBLE_MODES and not self.support_agents:
+            raise ValueError(f"mode:mode {self.mode} requires a non-empty support_agents")
         if self.reviewer_max_iterations is not None and self.reviewer is None:
             raise ValueError("reviewer_max_iterations:needs a reviewer")
         if self.repair_agent is not None and not self.has_review_loop:
