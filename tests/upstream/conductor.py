@@ -34,8 +34,14 @@ class Conductor:
 
     def birth(self, scope: str = "feature") -> None:
         self.project.ok(
-            "utility", "intent-birth", "--scope", scope,
-            "--arguments", "a greeting library", "--label", "greeting lib",
+            "utility",
+            "intent-birth",
+            "--scope",
+            scope,
+            "--arguments",
+            "a greeting library",
+            "--label",
+            "greeting lib",
         )
 
     def walk_until(self, stage: str, limit: int = 400) -> Directive:
@@ -98,9 +104,12 @@ class Conductor:
         if stage == "practices-discovery":
             drafts = {Path(p).stem: p for p in produced or []}
             self.project.ok(
-                "state", "practices-promote",
-                "--team-practices", drafts["team-practices"],
-                "--discovered-rules", drafts["discovered-rules"],
+                "state",
+                "practices-promote",
+                "--team-practices",
+                drafts["team-practices"],
+                "--discovered-rules",
+                drafts["discovered-rules"],
             )
         self.press_enter()
         self.report(stage, "--result", "approved", "--user-input", "Approve")

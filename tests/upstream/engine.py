@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,13 +95,20 @@ class UpstreamProject:
         bun = bun_dir() / "bun"
         done = subprocess.run(
             [str(bun), str(script), *args],
-            cwd=self.root, capture_output=True, text=True, env=env, input=stdin, timeout=300,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            env=env,
+            input=stdin,
+            timeout=300,
         )
         return Ran(done.returncode, done.stdout, done.stderr)
 
     def ok(self, name: str, *args: str) -> Ran:
         ran = self.tool(name, *args)
-        assert ran.code == 0, f"{name} {' '.join(args)} exit {ran.code}:\n{ran.stdout}\n{ran.stderr}"
+        assert ran.code == 0, (
+            f"{name} {' '.join(args)} exit {ran.code}:\n{ran.stdout}\n{ran.stderr}"
+        )
         return ran
 
     def doctor_summary(self) -> str:

@@ -62,7 +62,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     submit.add_argument("--sarif", type=Path, default=None, metavar="FILE")
     _verb(verbs, "status", "show where the unit's review stands", _status)
-    _verb(verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify)
+    verify = _verb(
+        verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify
+    )
+    verify.add_argument(
+        "--ready", action="store_true", help="also exit 1 unless the last verdict is READY"
+    )
+    verify.add_argument(
+        "--unit-from-branch",
+        action="store_true",
+        help="the unit of the Bolt worktree this runs in (its branch is bolt-<unit>)",
+    )
     gate = _verb(verbs, "gate", "record the gate decision: approve or request changes", _gate)
     choice = gate.add_mutually_exclusive_group(required=True)
     choice.add_argument("--approve", action="store_const", const="approve", dest="decision")
@@ -85,7 +95,8 @@ def _verb(
         type=Path,
         default=None,
         metavar="DIR",
-        help="AI-DLC record dir (default: <workspace>/aidlc-docs)",
+        help="AI-DLC record dir (default: the active intent's in an upstream project, "
+        "else <workspace>/aidlc-docs)",
     )
     parser.add_argument(
         "--manifest",
@@ -234,13 +245,35 @@ def _status(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import verify_review
 
-    stale = verify_review(args.workspace, args.unit, args.record, args.manifest)
+    unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
+    stale = verify_review(args.workspace, unit, args.record, args.manifest, ready=args.ready)
     _emit(
         args,
         {"fresh": not stale, "stale": stale},
         [f"stale: {reason}" for reason in stale] or ["fresh: the receipt matches the source"],
     )
     return 1 if stale else 0
+
+
+def _branch_unit(workspace: Path) -> str:
+    """``bolt-<unit>`` is the branch upstream's worktree tool gives each unit."""
+    import subprocess
+
+    from aidlc_review.errors import InvalidInput
+
+    done = subprocess.run(
+        ["git", "rev-parse", "--abbrev-ref", "HEAD"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+    )
+    branch = done.stdout.strip()
+    if done.returncode != 0 or not branch.startswith("bolt-") or branch == "bolt-":
+        raise InvalidInput(
+            f"--unit-from-branch: {workspace} is not on a Bolt branch (bolt-<unit>), "
+            f"but on {branch or 'no branch'!r}"
+        )
+    return branch.removeprefix("bolt-")
 
 
 def _gate(args: argparse.Namespace) -> int:

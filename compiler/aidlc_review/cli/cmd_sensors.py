@@ -241,7 +241,7 @@ def run_fire(args: argparse.Namespace) -> int:
     files = claimed_files(source, workspace)
     result = run_sensors(workspace, files, manifests, settings=_settings(args), progress=_stderr)[0]
     body = {
-        "pass": result.status in ("passed", "skipped") and not result.blocking,
+        "pass": result.status in ("passed", "skipped") and not result.findings,
         "findings_count": len(result.findings),
         **result.to_json(),
     }

@@ -1,9 +1,14 @@
 """Where a unit's review lives: upstream's record layout plus the engine's private state.
 
-``<record>/construction/<unit>/code-review/`` holds the stage's two artifacts;
-``<record>/.aidlc-engine/code-review/<unit>/`` holds what only the engine reads
-(receipt, baseline, host requests, briefs, the lock). A stage-level run (no unit)
-drops the ``<unit>/`` part of the first and uses ``_stage`` for the second.
+``<record>/construction/<unit>/code-review/`` holds the stage's two artifacts and
+the receipt (committed with them, so teammates and CI can verify it);
+``<record>/.aidlc-engine/code-review/<unit>/`` holds what is machine-local
+(baseline, host requests, briefs, the lock), which upstream's ``.gitignore``
+keeps out of git (``.aidlc-*``). A stage-level run (no unit) drops the ``<unit>/``
+part of the first and uses ``_stage`` for the second.
+
+The record is ``--record`` when given; in an upstream project (``aidlc/spaces/``)
+it is the active intent's directory; otherwise ``aidlc-docs/``.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ SOURCE_STAGE = "code-generation"
 FINDINGS_FILE = "code-review-findings.json"
 REPORT_FILE = "code-review.md"
 MANIFEST_FILE = "source-manifest.json"
+RECEIPT_FILE = "code-review-receipt.json"
 ENGINE_DIR = ".aidlc-engine"
 STAGE_LEVEL = "_stage"
 _UNIT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -46,7 +52,7 @@ class RecordPaths:
             raise InvalidInput(
                 f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')"
             )
-        record_dir = (record if record is not None else root / "aidlc-docs").resolve()
+        record_dir = (record if record is not None else default_record(root)).resolve()
         default_manifest = _construction(record_dir, unit) / SOURCE_STAGE / MANIFEST_FILE
         return cls(root, record_dir, unit, (manifest or default_manifest).resolve())
 
@@ -68,7 +74,7 @@ class RecordPaths:
 
     @property
     def receipt(self) -> Path:
-        return self.engine / "receipt.json"
+        return self.stage_dir / RECEIPT_FILE
 
     @property
     def baseline(self) -> Path:
@@ -105,6 +111,14 @@ class RecordPaths:
         if self.manifest.is_file():
             found.add(self.manifest)
         return sorted(found)
+
+
+def default_record(workspace: Path) -> Path:
+    """The active intent's record in an upstream project, else ``aidlc-docs/``."""
+    from aidlc_review.review.intent import active_intent_record
+
+    found = active_intent_record(workspace)
+    return found if found is not None else workspace / "aidlc-docs"
 
 
 def _construction(record: Path, unit: str | None) -> Path:

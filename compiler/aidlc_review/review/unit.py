@@ -38,11 +38,13 @@ class UnitContext:
 
         if mode not in CONSTRUCTION_MODES:
             raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
-        layout = HarnessLayout.at(harness)
+        from aidlc_review.review.intent import upstream_harness
+
+        layout = HarnessLayout.at(harness or upstream_harness(paths.workspace))
         loaded, graph, _ = load_valid(layout)
         if STAGE not in graph:
             raise InvalidInput(f"{layout.root}: the harness has no {STAGE} stage")
-        stage = graph.stage(STAGE)
+        stage = _as_authored(graph.stage(STAGE), layout.root)
         by_id = {m.id: m for m in loaded.sensors}
         sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
         budget = stage.passes_for(mode) or 1
@@ -103,6 +105,29 @@ class UnitContext:
     def excluded(self) -> list[Path]:
         """What is never application source: the record dir and the harness."""
         return [self.paths.record, self.harness]
+
+
+def _as_authored(stage: Stage, harness: Path) -> Stage:
+    """The stage as this plugin authored it. Installed in an upstream harness, code-review is
+    led by its repairer and reviewed by its reviewer (upstream's one review loop); the ledger
+    keeps who reviews, who repairs and the passes per mode."""
+    from aidlc_review.definitions.stage import MaxPasses
+    from aidlc_review.install.ledger import read_ledger
+
+    ledger = read_ledger(harness)
+    if ledger is None:
+        return stage
+    authored = ledger.stage
+    return stage.model_copy(
+        update={
+            "lead_agent": authored.reviewer,
+            "repair_agent": authored.repair_agent,
+            "reviewer": None,
+            "reviewer_max_iterations": None,
+            "reviews": authored.reviews,
+            "max_passes": MaxPasses(**authored.max_passes),
+        }
+    )
 
 
 def _with_runners(manifests: list[SensorManifest]) -> list[SensorManifest]:
