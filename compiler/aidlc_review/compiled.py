@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aidlc_review.definitions.sensor import SensorManifest
-from aidlc_review.definitions.stage import Stage
+from aidlc_review.definitions.stage import DEFAULT_REVIEWER_ITERATIONS, Stage
 from aidlc_review.fsio import dump_json
 from aidlc_review.graph import StageGraph
 from aidlc_review.names import display_name
@@ -86,6 +86,9 @@ def stage_node(
     display_root: str,
 ) -> dict[str, Any]:
     authored = stage.model_dump(mode="json", exclude_none=True)
+    if stage.reviewer is not None:
+        # Like upstream, the node always carries the cap of a stage with a reviewer.
+        authored.setdefault("reviewer_max_iterations", DEFAULT_REVIEWER_ITERATIONS)
     node: dict[str, Any] = {
         "slug": stage.slug,
         "number": number,

@@ -55,7 +55,8 @@ class Stage(Definition):
     sensors: list[str] = []
     scopes: list[str] = []
     reviewer: str | None = None
-    reviewer_max_iterations: int | None = Field(default=None, ge=1, le=10)
+    # No upper bound: upstream's schema takes any positive integer.
+    reviewer_max_iterations: int | None = Field(default=None, ge=1)
     review_class: ReviewClass | None = None
     review_artifact: str | None = None
     summary_confirmation: bool | None = None
