@@ -28,7 +28,7 @@ _TYPE_WORDS = {
 }
 _PATTERN_WORDS = {
     r"^[a-z0-9]+(-[a-z0-9]+)*$": "lowercase kebab-case (like 'code-review')",
-    r"^[0-4]\.[1-9][0-9]*$": "a stage number like '3.5'",
+    r"^[0-9]+\.[0-9]+$": "a stage number like '3.5'",
 }
 
 

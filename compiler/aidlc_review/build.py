@@ -93,8 +93,7 @@ def compile_harness(
     result.outputs[STAGE_GRAPH] = render(
         stage_graph_doc(graph, harness.sensors, harness.sensor_paths, display_root)
     )
-    scope_names = [s.name for s in harness.scopes]
-    result.outputs[SCOPE_GRID] = render(scope_grid_doc(graph, scope_names))
+    result.outputs[SCOPE_GRID] = render(scope_grid_doc(graph))
     if uses_plugin(harness):
         from aidlc_review.plans import scope_plans_doc
 

@@ -21,6 +21,7 @@ MEMORY = f"aidlc/spaces/{SPACE}/memory"
 
 # Authored keys in output order; computed keys are placed around them.
 NODE_KEYS = (
+    "plugin",
     "phase",
     "execution",
     "condition",
@@ -45,14 +46,17 @@ NODE_KEYS = (
     "reviews",
     "max_passes",
     "plan_approval",
-    "plugin",
-    "when",
     "ars",
-    "required_sections",
     "inputs",
     "outputs",
 )
 ALWAYS_LISTED = frozenset({"sensors", "scopes"})
+# Stage fields that deliberately never reach the node, and why.
+EXCLUDED_FIELDS = {
+    "number": "a hint only: the compiled number comes from the graph",
+    "when": "upstream's compiler validates it but does not compile it into the node",
+    "required_sections": "upstream's compiler validates it but does not compile it into the node",
+}
 
 
 def rules_in_context(stage: Stage) -> list[dict[str, str]]:
@@ -121,12 +125,18 @@ def stage_graph_doc(
     ]
 
 
-def scope_grid_doc(graph: StageGraph, scope_names: list[str]) -> dict[str, Any]:
-    named = {scope for stage in graph.ordered() for scope in stage.scopes}
+def scope_grid_doc(graph: StageGraph) -> dict[str, Any]:
+    """Upstream's transpose: a column per scope some stage names (a scope file alone
+    adds none), and initialization stages execute in every scope."""
+    ordered = graph.ordered()
+    named = {scope for stage in ordered for scope in stage.scopes}
     grid: dict[str, Any] = {}
-    for scope in sorted(set(scope_names) | named):
+    for scope in sorted(named):
         grid[scope] = {
-            "stages": {s.slug: "EXECUTE" if scope in s.scopes else "SKIP" for s in graph.ordered()}
+            "stages": {
+                s.slug: "EXECUTE" if scope in s.scopes or s.phase == "initialization" else "SKIP"
+                for s in ordered
+            }
         }
     return grid
 

@@ -54,6 +54,42 @@ CASES = [
     ),
     (
         B,
+        "inputs: the unit\n",
+        "inputs: the unit\nplugin: acme\n",
+        "stages/construction/build.md:24: plugin: stages of plugin 'acme' must have slugs starting with 'acme-', got 'build'\n",
+    ),
+    (
+        B,
+        "inputs: the unit\n",
+        "inputs: the unit\nplugin: aidlc\n",
+        "stages/construction/build.md:24: plugin: 'aidlc' is core's namespace; omit plugin for core stages\n",
+    ),
+    (
+        B,
+        "inputs: the unit\n",
+        "inputs: the unit\nproduces_kinds:\n  code-summary: [robot]\n",
+        "stages/construction/build.md:24: produces_kinds: 'code-summary' lists 'robot'; kinds are service, spec, ui, packaging, library\n",
+    ),
+    (
+        B,
+        "inputs: the unit\n",
+        "inputs: the unit\nproduces_kinds:\n  elsewhere: [ui]\n",
+        "stages/construction/build.md:24: produces_kinds: 'elsewhere' is not in produces\n",
+    ),
+    (
+        B,
+        "inputs: the unit\n",
+        "inputs: the unit\noptional_produces:\n  - Bad\n",
+        "stages/construction/build.md:25: optional_produces[0]: must be lowercase kebab-case (like 'code-review'), got \"Bad\"\n",
+    ),
+    (
+        B,
+        "inputs: the unit\n",
+        "inputs: the unit\nwhen: code-summary\n",
+        'stages/construction/build.md:24: when: must be a mapping, got "code-summary"\n',
+    ),
+    (
+        B,
         "execution: ALWAYS",
         "execution: always",
         'stages/construction/build.md:4: execution: must be one of ALWAYS, CONDITIONAL; got "always"\n',

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -18,6 +18,8 @@ ReviewClass = Literal["blocking", "advisory"]
 RESERVED_KEYS = ("on_failure", "blocks_on", "timeout", "retry")
 CONSTRUCTION_MODES = ("gated", "autonomous")
 DEFAULT_REVIEWER_ITERATIONS = 2
+UNIT_KINDS = ("service", "spec", "ui", "packaging", "library")  # upstream's aidlc-lib.ts
+CORE_PLUGIN = "aidlc"
 
 ArtifactName = Field(pattern=KEBAB)
 
@@ -35,10 +37,16 @@ class MaxPasses(Definition):
     autonomous: int = Field(ge=1, le=10)
 
 
+class When(Definition):
+    """Upstream's activation predicate: a map with its one key ``producer-in-plan``."""
+
+    producer_in_plan: str = Field(alias="producer-in-plan", min_length=1)
+
+
 class Stage(Definition):
     slug: str = Field(pattern=KEBAB)
     name: str | None = None
-    number: str | None = Field(default=None, pattern=r"^[0-4]\.[1-9][0-9]*$")
+    number: str | None = Field(default=None, pattern=r"^[0-9]+\.[0-9]+$")
     phase: Phase
     execution: Literal["ALWAYS", "CONDITIONAL"]
     condition: str
@@ -48,7 +56,7 @@ class Stage(Definition):
     for_each: str | None = Field(default=None, pattern=KEBAB)
     workspace_requires: bool | None = None
     produces: list[str]
-    optional_produces: list[str] | None = None
+    optional_produces: list[Annotated[str, Field(pattern=KEBAB)]] | None = None
     produces_kinds: dict[str, list[str]] | None = None
     consumes: list[Consume]
     requires_stage: list[str]
@@ -65,7 +73,7 @@ class Stage(Definition):
     max_passes: MaxPasses | None = None
     plan_approval: Literal["required"] | None = None
     plugin: str | None = None
-    when: str | None = None
+    when: When | None = None
     ars: bool | None = None
     required_sections: list[str] | None = None
     inputs: str
@@ -98,7 +106,35 @@ class Stage(Definition):
             )
         if self.reviews is not None and self.reviews == self.slug:
             raise ValueError("reviews:a stage cannot review itself")
+        self._check_plugin()
+        self._check_produces_kinds()
         return self
+
+    def _check_plugin(self) -> None:
+        """Upstream's ownership rules: core omits the key, a plugin prefixes its slugs."""
+        if self.plugin is None:
+            return
+        if self.plugin == CORE_PLUGIN or self.plugin.startswith(f"{CORE_PLUGIN}-"):
+            raise ValueError(
+                f"plugin:{self.plugin!r} is core's namespace; omit plugin for core stages"
+            )
+        if not self.slug.startswith(f"{self.plugin}-"):
+            raise ValueError(
+                f"plugin:stages of plugin {self.plugin!r} must have slugs starting with "
+                f"'{self.plugin}-', got {self.slug!r}"
+            )
+
+    def _check_produces_kinds(self) -> None:
+        declared = set(self.produces) | set(self.optional_produces or [])
+        for artifact, kinds in (self.produces_kinds or {}).items():
+            if artifact not in declared:
+                raise ValueError(f"produces_kinds:{artifact!r} is not in produces")
+            unknown = [k for k in kinds if k not in UNIT_KINDS] or ([] if kinds else ["(none)"])
+            if unknown:
+                allowed = ", ".join(UNIT_KINDS)
+                raise ValueError(
+                    f"produces_kinds:{artifact!r} lists {unknown[0]!r}; kinds are {allowed}"
+                )
 
     @property
     def has_review_loop(self) -> bool:
