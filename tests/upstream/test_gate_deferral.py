@@ -1,0 +1,153 @@
+"""The proposed upstream change (docs/upstream-gate-deferral.patch), run for real.
+
+A stage key ``completion_gate: deferred-to <slug>`` lets code-generation hand its
+completion gate to code-review wherever code-review still runs after it. The patch
+is applied with ``git apply`` to a fresh copy of upstream's engine, this plugin is
+installed into it, and a ``feature`` intent with two units is walked to
+build-and-test twice: once as installed, once with the key on code-generation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from tests.upstream.conductor import Conductor, Directive
+from tests.upstream.engine import UpstreamProject, bun_dir
+
+from aidlc_review.cli.main import main
+from aidlc_review.layout import PROJECT_ROOT
+
+PATCH = PROJECT_ROOT / "docs" / "upstream-gate-deferral.patch"
+CODE_GENERATION = ".claude/aidlc-common/stages/construction/code-generation.md"
+KEY = "completion_gate: deferred-to code-review"
+UNITS = ["greeter", "formatter"]
+
+
+def patched_install(where: Path) -> UpstreamProject:
+    project = UpstreamProject.fresh(where)
+    project.git("apply", str(PATCH))
+    assert main(["install", "--harness", str(project.harness)]) == 0
+    return project
+
+
+def defer_code_generation_gate(project: UpstreamProject) -> None:
+    stage = project.root / CODE_GENERATION
+    text = stage.read_text(encoding="utf-8")
+    text, added = re.subn(
+        r"^(reviewer_max_iterations: \d+)$", rf"\1\n{KEY}", text, count=1, flags=re.M
+    )
+    assert added == 1, "code-generation's frontmatter has no reviewer_max_iterations line"
+    stage.write_text(text, encoding="utf-8")
+    project.ok("graph", "compile")
+
+
+def assert_engine_green(project: UpstreamProject) -> None:
+    project.ok("graph", "compile", "--check")
+    assert project.doctor_summary().endswith(" 0 failed"), project.doctor_summary()
+
+
+def walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
+    """Walk to build-and-test; return the conductor and every code-generation directive."""
+    code_generation: list[Directive] = []
+    conductor = Conductor(project, UNITS)
+
+    def run_code_generation(directive: Directive) -> None:
+        code_generation.append(directive)
+        conductor.write_artifacts(directive)
+        conductor.record_review(directive, "READY")
+
+    conductor.on_stage["code-generation"] = run_code_generation
+    conductor.birth("feature")
+    conductor.walk_until("build-and-test")
+    return conductor, code_generation
+
+
+def gates(conductor: Conductor) -> list[str]:
+    return [stage for stage, _unit, gate in conductor.seen if gate is True]
+
+
+def audit_events(project: UpstreamProject, stage: str) -> list[str]:
+    """The audit trail's events for one stage, in order."""
+    events = []
+    for shard in sorted((project.root / "aidlc").glob("spaces/*/intents/*/audit/*.md")):
+        for block in shard.read_text(encoding="utf-8").split("\n---\n"):
+            if re.search(rf"^\*\*Stage\*\*: {re.escape(stage)}$", block, re.M):
+                event = re.search(r"^\*\*Event\*\*: (\S+)$", block, re.M)
+                events.append(event.group(1) if event else "")
+    return events
+
+
+@pytest.fixture
+def bun_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """install regenerates upstream's compiled data with upstream's own bun."""
+    monkeypatch.setenv("PATH", f"{bun_dir()}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def test_the_patch_applies_and_leaves_upstream_unchanged_until_a_stage_uses_the_key(
+    tmp_path: Path, bun_on_path: None
+) -> None:
+    project = UpstreamProject.fresh(tmp_path / "plain")
+    project.git("apply", str(PATCH))
+    assert_engine_green(project)
+    assert "completion_gate" not in (project.harness / "tools/data/stage-graph.json").read_text()
+
+
+def test_compile_refuses_a_deferral_to_an_unknown_or_earlier_stage(
+    tmp_path: Path, bun_on_path: None
+) -> None:
+    project = UpstreamProject.fresh(tmp_path / "bad")
+    project.git("apply", str(PATCH))
+    stage = project.root / CODE_GENERATION
+    original = stage.read_text(encoding="utf-8")
+    for value, why in [
+        ("deferred-to nowhere", "is not a known stage slug"),
+        ("deferred-to functional-design", "is not numbered after it"),
+        ("later please", 'must be "deferred-to <stage-slug>"'),
+    ]:
+        stage.write_text(
+            original.replace("mode: subagent\n", f"mode: subagent\ncompletion_gate: {value}\n", 1)
+        )
+        ran = project.tool("graph", "compile")
+        assert ran.code != 0 and why in ran.stderr, (value, ran.stderr)
+
+
+def test_code_review_presents_the_gate_code_generation_deferred_to_it(
+    tmp_path: Path, bun_on_path: None
+) -> None:
+    as_installed = patched_install(tmp_path / "as-installed")
+    assert_engine_green(as_installed)
+    baseline, baseline_code_generation = walk(as_installed)
+
+    deferred = patched_install(tmp_path / "deferred")
+    defer_code_generation_gate(deferred)
+    assert_engine_green(deferred)
+    conductor, code_generation = walk(deferred)
+
+    # Without the key code-generation gates once (on its last unit), then code-review does.
+    assert gates(baseline).count("code-generation") == 1
+    assert gates(baseline).count("code-review") == 1
+    assert all("gate_deferred_to" not in d for d in baseline_code_generation)
+
+    # With it code-generation still runs for every unit but presents no gate:
+    # its settling directive says which stage approves it, and code-review gates.
+    assert {d.get("unit") for d in code_generation} == set(UNITS)
+    assert all(d["gate"] is False for d in code_generation)
+    assert [d.get("gate_deferred_to") for d in code_generation][-1] == "code-review"
+    assert all("gate_deferred_to" not in d for d in code_generation[:-1])
+    assert "code-generation" not in gates(conductor)
+    assert gates(conductor).count("code-review") == 1
+    assert gates(conductor) == [g for g in gates(baseline) if g != "code-generation"]
+    assert len(gates(conductor)) == len(gates(baseline)) - 1
+
+    # The deferral removes the human gate only: code-generation is completed
+    # through the engine after its reviewer's receipts, and the one approval of
+    # the pair is code-review's.
+    generation = audit_events(deferred, "code-generation")
+    assert "REVIEW_COMPLETED" in generation and generation[-1] == "STAGE_COMPLETED"
+    assert "STAGE_AWAITING_APPROVAL" not in generation and "GATE_APPROVED" not in generation
+    assert audit_events(deferred, "code-review")[-2:] == ["GATE_APPROVED", "STAGE_COMPLETED"]
+    assert "GATE_APPROVED" in audit_events(as_installed, "code-generation")
+    assert_engine_green(deferred)
