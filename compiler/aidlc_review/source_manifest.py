@@ -179,32 +179,65 @@ def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:
     """Sorted workspace-relative POSIX paths of every claimed file, directory claims expanded.
 
     Each path is re-checked here (not only when the manifest was read) because the
-    tree may have changed since, and a symlink inside a claimed directory may point out.
+    tree may have changed since. A claim never covers less than it says: a symlinked
+    directory inside a claimed one is followed when it stays inside the workspace and
+    refused when it points out; entries that are not regular files are left to
+    ``unreadable_claims``, which names them.
     """
     root = workspace.resolve()
     found: set[str] = set()
     for claim in manifest.claims:
         if claim.is_dir:
-            found.update(_walk(root, claim.relative))
+            found.update(rel for rel, path in _entries(root, claim.relative) if path.is_file())
         else:
             found.add(_inside(root, claim.relative))
     return sorted(found)
 
 
-def _walk(root: Path, relative: str) -> list[str]:
-    files: list[str] = []
-    top = root / relative
+def unreadable_claims(manifest: SourceManifest, workspace: Path) -> dict[str, str]:
+    """Entries under claimed directories that cannot be reviewed, with why: a dangling
+    symlink, a FIFO, a socket or a device is claimed source nobody can read."""
+    root = workspace.resolve()
+    found: dict[str, str] = {}
+    for claim in manifest.claims:
+        if claim.is_dir:
+            for rel, path in _entries(root, claim.relative):
+                if not path.is_file():
+                    found[rel] = "dangling symlink" if path.is_symlink() else "not a regular file"
+    return found
+
+
+def _entries(root: Path, relative: str) -> list[tuple[str, Path]]:
+    """Every non-directory entry under a claimed directory, symlinked folders followed."""
     _inside(root, relative)
-    for folder, dirs, names in os.walk(top, followlinks=False):
-        dirs[:] = sorted(
-            d for d in dirs if d not in SKIPPED_DIRS and not (Path(folder) / d).is_symlink()
-        )
-        for name in names:
-            path = Path(folder) / name
+    entries: list[tuple[str, Path]] = []
+    seen = {(root / relative).resolve()}
+    for folder, dirs, names in os.walk(root / relative, followlinks=True):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and _follow(root, here / d, seen))
+        for name in sorted(names):
+            path = here / name
             rel = path.relative_to(root).as_posix()
-            if path.is_file():
-                files.append(_inside(root, rel))
-    return files
+            if path.exists():
+                _inside(root, rel)
+            entries.append((rel, path))
+    return entries
+
+
+def _follow(root: Path, folder: Path, seen: set[Path]) -> bool:
+    """Walk into ``folder`` unless already walked (a symlink loop); refuse one pointing out."""
+    target = folder.resolve()
+    if not target.is_relative_to(root):
+        rel = folder.relative_to(root).as_posix()
+        raise InvalidInput(
+            f"{rel}: a symlinked directory inside a claimed directory points outside the "
+            f"workspace ({target}); its files cannot be reviewed: remove the link or move "
+            "the files into the workspace"
+        )
+    if target in seen:
+        return False
+    seen.add(target)
+    return True
 
 
 def _inside(root: Path, relative: str) -> str:

@@ -18,11 +18,14 @@ from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,
     LEAKY,
+    UNIT,
     findings_doc,
+    git,
     make_workspace,
     report_text,
     review_args,
     script_agent,
+    write,
 )
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -101,3 +104,77 @@ def test_a_reviewer_quoting_an_aws_key_and_a_github_token_leaks_neither_anywhere
         )
     ]
     assert "[redacted: AWS Access Key " in report_text(ws)
+
+
+EVIL = f'"""Not reviewed."""\n\nKEY = "{FAKE_KEY}"\nprint(undefined_name)\n'
+
+
+def claimed_orders(tmp_path: Path) -> Path:
+    return make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN}, claims=["src/orders/"])
+
+
+def test_a_symlinked_directory_pointing_out_of_the_workspace_is_refused_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = claimed_orders(tmp_path)
+    write(tmp_path / "elsewhere" / "evil.py", EVIL)
+    (ws / "src/orders/ext").symlink_to(tmp_path / "elsewhere")
+    before = every_file_under(ws)
+
+    assert main(review_args(ws)) == 2
+    err = capsys.readouterr().err
+    assert (
+        "src/orders/ext: a symlinked directory inside a claimed directory points outside the "
+        f"workspace ({tmp_path / 'elsewhere'}); its files cannot be reviewed" in err
+    )
+    assert every_file_under(ws) == before  # nothing written: no findings, baseline or lock
+
+
+def test_a_symlinked_directory_inside_the_workspace_is_followed_and_reviewed(
+    tmp_path: Path,
+) -> None:
+    ws = claimed_orders(tmp_path)
+    write(ws / "lib" / "evil.py", EVIL)
+    (ws / "src/orders/ext").symlink_to(ws / "lib")
+    git(ws, "add", "-A")
+    git(ws, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "lib")
+
+    assert main(review_args(ws)) == 1
+    last = findings_doc(ws)["passes"][-1]
+    flagged = {(f["path"], f["rule"]) for f in last["findings"] if f["status"] == "open"}
+    assert ("src/orders/ext/evil.py", "F821") in flagged
+    assert ("src/orders/ext/evil.py", "AWS Access Key") in flagged
+
+
+def test_a_symlink_out_added_after_the_receipt_makes_it_stale_and_approval_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = claimed_orders(tmp_path)
+    assert main(review_args(ws)) == 0
+    write(tmp_path / "elsewhere" / "evil.py", EVIL)
+    (ws / "src/orders/ext").symlink_to(tmp_path / "elsewhere")
+    capsys.readouterr()
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 1
+    assert "claims cannot be checked: src/orders/ext: a symlinked directory" in (
+        capsys.readouterr().out
+    )
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert findings_doc(ws)["gate"] == []
+
+
+def test_an_entry_nobody_can_read_under_a_claim_is_a_blocking_could_not_verify(
+    tmp_path: Path,
+) -> None:
+    ws = claimed_orders(tmp_path)
+    os.mkfifo(ws / "src/orders/pipe.py")
+    (ws / "src/orders/gone.py").symlink_to(ws / "src/orders/missing.py")
+
+    assert main(review_args(ws)) == 1
+    last = findings_doc(ws)["passes"][-1]
+    assert sorted(
+        (f["severity"], f["finding"]) for f in last["findings"] if f["rule"] == "could-not-verify"
+    ) == [
+        ("major", "could not verify: src/orders/gone.py: dangling symlink"),
+        ("major", "could not verify: src/orders/pipe.py: not a regular file"),
+    ]

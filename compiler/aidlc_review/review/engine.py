@@ -124,6 +124,7 @@ def observations(
 ) -> list[Observation]:
     seen = [_sensor_observation(r, f) for r in gathered.results for f in r.findings]
     seen += [_drift_observation(path, reason) for path, reason in gathered.drift]
+    seen += [_unreadable_observation(p, why) for p, why in gathered.frozen.unreadable.items()]
     seen += [_quoted_observation(q) for q in answer.quoted if q.scan_hash not in (known or set())]
     if answer.answer is None:
         seen.append(
@@ -238,6 +239,23 @@ def _drift_observation(path: str, reason: str) -> Observation:
         f"{DRIFT_PRINT}:{path}",
         check=None,
         rule="unclaimed-change",
+    )
+
+
+def _unreadable_observation(path: str, why: str) -> Observation:
+    return Observation(
+        "major",
+        "correctness",
+        path,
+        None,
+        f"could not verify: {path}: {why}",
+        "The path is under a claimed directory, but neither the sensors nor the reviewer "
+        "could read it, so the claim covers source nobody reviewed.",
+        "Replace it with a regular file, or remove it from the claimed directory.",
+        "runtime",
+        f"runtime/unreadable:{path}",
+        check=None,
+        rule="could-not-verify",
     )
 
 

@@ -13,11 +13,11 @@ import hashlib
 import os
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
-from aidlc_review.source_manifest import SourceManifest, claimed_files
+from aidlc_review.source_manifest import SourceManifest, claimed_files, unreadable_claims
 
 SKIPPED_DIRS = frozenset(
     {
@@ -66,11 +66,20 @@ class Frozen:
     manifest_digest: str
     files: dict[str, str]
     fingerprint: str
+    unreadable: dict[str, str] = field(default_factory=dict)  # claimed, but cannot be read
 
 
 def freeze_unit(manifest: SourceManifest, workspace: Path) -> Frozen:
-    files = {path: sha256_file(workspace / path) for path in claimed_files(manifest, workspace)}
-    return Frozen(sha256_bytes(manifest.raw), files, source_fingerprint(manifest.raw, files))
+    unreadable = unreadable_claims(manifest, workspace)
+    files: dict[str, str] = {}
+    for path in claimed_files(manifest, workspace):
+        try:
+            files[path] = sha256_file(workspace / path)
+        except OSError as exc:
+            unreadable[path] = f"cannot be read ({exc.strerror})"
+    marked = {**files, **{p: f"unreadable:{why}" for p, why in unreadable.items()}}
+    fingerprint = source_fingerprint(manifest.raw, marked)
+    return Frozen(sha256_bytes(manifest.raw), files, fingerprint, unreadable)
 
 
 def source_fingerprint(manifest_raw: bytes, files: dict[str, str]) -> str:

@@ -7,7 +7,7 @@ from aidlc_review.fsio import sha256_bytes, sha256_file
 from aidlc_review.review.baseline import drift, load_baseline
 from aidlc_review.review.models import Receipt
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.source_manifest import claimed_files, read_source_manifest
+from aidlc_review.source_manifest import claimed_files, read_source_manifest, unreadable_claims
 
 
 def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:
@@ -37,18 +37,17 @@ def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
             reasons.append(f"{rel}: claimed file deleted since the receipt")
         elif sha256_file(target) != digest:
             reasons.append(f"{rel}: claimed file changed since the receipt")
-    for rel in _current_claims(paths) - set(receipt.files):
-        reasons.append(f"{rel}: newly claimed since the receipt")
-    return reasons
-
-
-def _current_claims(paths: RecordPaths) -> set[str]:
     try:
-        return set(
-            claimed_files(read_source_manifest(paths.manifest, paths.workspace), paths.workspace)
-        )
-    except InvalidInput:
-        return set()  # the manifest's own change is reported by _manifest_reasons
+        manifest = read_source_manifest(paths.manifest, paths.workspace)
+        current = set(claimed_files(manifest, paths.workspace))
+        unreadable = unreadable_claims(manifest, paths.workspace)
+    except InvalidInput as exc:
+        # the claims no longer hold (a link pointing out, a path gone): nothing is fresh
+        return [*reasons, f"{paths.display(paths.manifest)}: claims cannot be checked: {exc}"]
+    for rel in current - set(receipt.files):
+        reasons.append(f"{rel}: newly claimed since the receipt")
+    reasons += [f"{rel}: claimed but {why}" for rel, why in unreadable.items()]
+    return reasons
 
 
 def _unclaimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
