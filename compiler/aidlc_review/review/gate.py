@@ -16,6 +16,7 @@ from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_document, save_document
+from aidlc_review.review.verdict import READY
 
 DECISIONS = ("approve", "request-changes")
 
@@ -81,6 +82,16 @@ def _approved(doc: FindingsDocument, paths: RecordPaths, note: str | None) -> Fi
         raise GateRefused(
             f"approval refused: the review no longer matches the source:\n{lines}\n"
             "run `aidlc-review review run` again (or request changes)"
+        )
+    if doc.verdict != READY:
+        lines = "\n".join(
+            f"  {f.id} {f.severity} {f.path}: {f.finding}"
+            for f in doc.open_findings()
+            if f.blocking
+        )
+        raise GateRefused(
+            f"approval refused: the verdict is {doc.verdict}; open blocking findings:\n{lines}\n"
+            "repair and run `aidlc-review review run` again, or request changes"
         )
     if any(g.attempt == doc.attempt and g.decision == "approve" for g in doc.gate):
         return doc

@@ -1,0 +1,134 @@
+"""A gated ``feature`` walk through upstream's own engine, driven only by ``next``/``report``,
+with code-review run by ``aidlc-review review run --unit U`` (no ``--record``, no
+``--harness``): the active intent's record and the installed harness are found."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.upstream.conductor import Conductor, WalkStopped
+
+from aidlc_review.cli.main import main
+
+UNITS = ["u1-greet", "u2-farewell"]
+CLEAN = 'def greet(name: str) -> str:\n    return f"hello {name}"\n'
+UNUSED_IMPORT = 'import os\n\n\ndef farewell() -> str:\n    return "bye"\n'
+
+
+def _project_settings(project) -> None:
+    (project.root / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", "the code-review plugin and the project's ruff settings")
+
+
+def _conductor(project, sources: dict[str, str]) -> Conductor:
+    conductor = Conductor(project, UNITS)
+
+    def generate(directive) -> None:
+        conductor.write_artifacts(directive)
+        conductor.record_review(directive, "READY")
+        unit = directive["unit"]
+        path = f"src/{unit.replace('-', '_')}.py"
+        (project.root / "src").mkdir(exist_ok=True)
+        (project.root / path).write_text(sources[unit])
+        record = project.root / Path(directive["produces"][0]).parent
+        manifest = {
+            "stage": "code-generation",
+            "unit": unit,
+            "version": 1,
+            "writes": [{"path": path}],
+        }
+        (record / "source-manifest.json").write_text(json.dumps(manifest))
+
+    def review(directive) -> None:
+        ran = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "aidlc_review",
+                "review",
+                "run",
+                "--workspace",
+                str(project.root),
+                "--unit",
+                directive["unit"],
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **project.env},
+        )
+        conductor.review_exits.append(ran.returncode)
+        assert ran.returncode in (0, 1), ran.stderr
+        for produced in directive["produces"]:
+            assert (project.root / produced).is_file(), f"upstream expects {produced}"
+
+    conductor.on_stage = {"code-generation": generate, "code-review": review}
+    conductor.review_exits = []
+    return conductor
+
+
+def test_a_gated_feature_walk_reviews_each_unit_and_reaches_build_and_test(installed):
+    _project_settings(installed)
+    conductor = _conductor(installed, {u: CLEAN for u in UNITS})
+    conductor.birth()
+
+    reached = conductor.walk_until("build-and-test")
+
+    assert reached["stage"] == "build-and-test"
+    assert conductor.review_exits == [0, 0, 0]  # the last again at the gate: unchanged, READY
+    gates = [(s, u, g) for s, u, g in conductor.seen if s == "code-review"]
+    assert gates == [
+        ("code-review", "u1-greet", False),
+        ("code-review", "u2-farewell", False),
+        ("code-review", "u2-farewell", True),
+    ]
+    record = next(installed.root.glob("aidlc/spaces/default/intents/*/"))
+    for unit in UNITS:
+        stage_dir = record / "construction" / unit / "code-review"
+        findings = json.loads((stage_dir / "code-review-findings.json").read_text())
+        assert findings["verdict"] == "READY"
+        receipt = stage_dir / "code-review-receipt.json"
+        assert receipt.is_file()
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(receipt)], cwd=installed.root)
+        assert ignored.returncode == 1, "the receipt must reach teammates: not git-ignored"
+
+
+def test_upstream_refuses_to_approve_placeholder_reviews(installed):
+    _project_settings(installed)
+    conductor = _conductor(installed, {u: CLEAN for u in UNITS})
+
+    def placeholder(directive) -> None:
+        conductor.write_artifacts(directive)  # a code-review.md nobody reviewed
+
+    conductor.on_stage["code-review"] = placeholder
+    conductor.birth()
+
+    with pytest.raises(WalkStopped, match="code-review"):
+        conductor.walk_until("build-and-test")
+
+
+def test_a_not_ready_unit_keeps_code_review_from_approval(installed, capsys):
+    _project_settings(installed)
+    conductor = _conductor(installed, {"u1-greet": CLEAN, "u2-farewell": UNUSED_IMPORT})
+    conductor.birth()
+
+    with pytest.raises(WalkStopped, match="u2-farewell"):
+        conductor.walk_until("build-and-test")
+
+    assert conductor.review_exits == [0, 1, 1]
+    capsys.readouterr()
+    gate = [
+        "review",
+        "gate",
+        "--workspace",
+        str(installed.root),
+        "--unit",
+        "u2-farewell",
+        "--approve",
+    ]
+    assert main(gate) == 1
