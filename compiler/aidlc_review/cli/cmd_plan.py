@@ -21,13 +21,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def installed_ledger(args: argparse.Namespace):  # noqa: ANN201
+    """The plugin's ledger when the named harness is an upstream one it is installed in."""
+    from aidlc_review.install.ledger import read_ledger
+
+    return read_ledger(args.harness) if args.harness is not None else None
+
+
 def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are imported lazily
     """(graph, {scope: review_cap}) of the harness the command names."""
-    from aidlc_review.build import load_valid
+    from aidlc_review.build import STAGE_GRAPH, load_valid, pinned_numbers
     from aidlc_review.layout import HarnessLayout
     from aidlc_review.plans import known_scopes
 
-    harness, graph, _ = load_valid(HarnessLayout.at(args.harness), strict=args.strict)
+    layout = HarnessLayout.at(args.harness)
+    pins = pinned_numbers(layout.data_dir / STAGE_GRAPH) if layout.installed else None
+    harness, graph, _ = load_valid(layout, strict=args.strict, pinned=pins)
     return graph, known_scopes(graph, harness.scopes)
 
 
@@ -49,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
 
     graph, caps = load_plans(args)
     check_scope(args.scope, caps)
+    ledger = installed_ledger(args)
+    if ledger is not None:
+        from aidlc_review.install.presented import presented_plan, render_presented
+
+        shown = presented_plan(args.harness, ledger, args.scope, args.mode)
+        sys.stdout.write(dump_json(shown) if args.json else render_presented(shown))
+        return 0
     plan = resolve_plan(graph, args.scope, args.mode, caps[args.scope])
     sys.stdout.write(dump_json(plan.to_json()) if args.json else render_plan(plan))
     return 0

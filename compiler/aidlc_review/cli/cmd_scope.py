@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from aidlc_review.cli.cmd_plan import check_scope, load_plans
+    from aidlc_review.cli.cmd_plan import check_scope, installed_ledger, load_plans
     from aidlc_review.definitions.stage import CONSTRUCTION_MODES
     from aidlc_review.fsio import dump_json
     from aidlc_review.plans import render_overview, render_plan, resolve_plan
@@ -42,6 +42,9 @@ def run_show(args: argparse.Namespace) -> int:
     graph, caps = load_plans(args)
     if args.name is not None:
         check_scope(args.name, caps)
+    ledger = installed_ledger(args)
+    if ledger is not None:
+        return _show_installed(args, ledger, [args.name] if args.name else list(caps))
     names = [args.name] if args.name else list(caps)
     plans = {n: {m: resolve_plan(graph, n, m, caps[n]) for m in CONSTRUCTION_MODES} for n in names}
     if args.json:
@@ -55,19 +58,52 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show_installed(args: argparse.Namespace, ledger, names: list[str]) -> int:  # noqa: ANN001
+    """Upstream's view of each scope: what runs, and the gates upstream presents per mode."""
+    from aidlc_review.definitions.stage import CONSTRUCTION_MODES
+    from aidlc_review.fsio import dump_json
+    from aidlc_review.install.presented import presented_plan, render_presented
+
+    plans = {
+        n: {m: presented_plan(args.harness, ledger, n, m) for m in CONSTRUCTION_MODES}
+        for n in names
+    }
+    if args.json:
+        sys.stdout.write(dump_json(plans))
+        return 0
+    for name in names:
+        if len(names) == 1:
+            sys.stdout.write("".join(render_presented(p) for p in plans[name].values()))
+            continue
+        gated = plans[name]["gated"]
+        runs = (
+            "runs code-review"
+            if any(s["slug"] == ledger.stage.slug for s in gated["stages"])
+            else "no code-review"
+        )
+        print(
+            f"{name:<16} {len(gated['stages']):>3} stages  {runs:<16} "
+            f"gates upstream presents: {gated['gates_presented']}"
+        )
+    return 0
+
+
 def run_edit(args: argparse.Namespace) -> int:
     from aidlc_review import stamp
-    from aidlc_review.build import compile_harness
+    from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.fsio import write_atomic
     from aidlc_review.layout import HarnessLayout
     from aidlc_review.scope_edit import edit_stage_scopes
 
     layout = HarnessLayout.at(args.harness)
+    if layout.installed and args.stage == "code-review" and _installed(layout.root):
+        return _edit_installed_review(args, layout.root)
     edit = edit_stage_scopes(layout, args.stage, args.scope, args.action)
     print(edit.message, file=sys.stderr)
     if not edit.changed:
         return 0
-    result = compile_harness(layout, DISPLAY_ROOT, strict=args.strict)
+    pins = pinned_numbers(layout.data_dir / STAGE_GRAPH) if layout.installed else None
+    result = compile_harness(layout, DISPLAY_ROOT, strict=args.strict, pinned=pins)
     for name, text in result.outputs.items():
         write_atomic(layout.data_dir / name, text)
     stamp.record(
@@ -77,4 +113,39 @@ def run_edit(args: argparse.Namespace) -> int:
         list(result.outputs),
     )
     print(f"recompiled {len(result.graph.slugs)} stages into {layout.data_dir}", file=sys.stderr)
+    if layout.installed:
+        from aidlc_review.cli.cmd_install import regenerate
+
+        return regenerate(layout.root)
     return 0
+
+
+def _installed(harness) -> bool:  # noqa: ANN001
+    from aidlc_review.install.ledger import read_ledger
+
+    return read_ledger(harness) is not None
+
+
+def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: ANN001
+    """A lead's choice for the installed code-review: kept in the ledger, applied by a
+    re-install, so that later re-installs and upgrades keep it."""
+    from aidlc_review.cli.cmd_install import regenerate
+    from aidlc_review.install.ledger import read_ledger
+    from aidlc_review.install.plan import apply_changes, plan_install
+
+    ledger = read_ledger(harness)
+    assert ledger is not None
+    scopes = list(ledger.scopes)
+    if args.action == "add" and args.scope not in scopes:
+        scopes.append(args.scope)
+    elif args.action == "remove" and args.scope in scopes:
+        scopes.remove(args.scope)
+    else:
+        state = "already executes" if args.action == "add" else "does not execute"
+        print(f"code-review {state} in scope {args.scope}; nothing to change", file=sys.stderr)
+        return 0
+    plan = plan_install(harness, chosen_scopes=scopes)
+    apply_changes(plan)
+    verb = "now executes in" if args.action == "add" else "no longer executes in"
+    print(f"code-review {verb} scope {args.scope} (kept in the plugin's ledger)", file=sys.stderr)
+    return regenerate(harness)
