@@ -9,7 +9,7 @@ from the same pinned ``stage-graph.json`` (see ``differential.py``). The few inp
 which they differ on purpose are listed in DOCUMENTED, each with its reason in
 docs/compiler.md ("Differential conformance"); each is recognised by its exact
 evidence, so any other disagreement fails with the mutation named.
-Run with ``-s`` (or ``-rP``) to see the agreement counts.
+Run with ``-rP`` to see the agreement counts (each family prints its own).
 """
 
 from __future__ import annotations
