@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,
     LEAKY,
+    PYPROJECT,
     UNIT,
     findings_doc,
     git,
@@ -30,6 +33,12 @@ from tests.review.workspace import (
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 SECRETS = (FAKE_KEY, GITHUB_TOKEN)
+
+
+def git_output(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def every_file_under(root: Path) -> dict[str, bytes]:
@@ -178,3 +187,112 @@ def test_an_entry_nobody_can_read_under_a_claim_is_a_blocking_could_not_verify(
         ("major", "could not verify: src/orders/gone.py: dangling symlink"),
         ("major", "could not verify: src/orders/pipe.py: not a regular file"),
     ]
+
+
+SILENCED = PYPROJECT.replace('select = ["E", "F", "W"]', 'select = ["E", "W"]')
+BACKDOOR = "import os\n\n\ndef run(cmd: str) -> None:\n    os.system(cmd)\n"
+
+
+def test_unclaimed_changes_made_before_the_first_pass_block_the_review_and_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": "import os\n"})
+    (ws / "pyproject.toml").write_text(SILENCED)  # uncommitted: silences ruff's F rules
+    write(ws / "backdoor.py", BACKDOOR)  # untracked
+
+    assert main(review_args(ws)) == 1
+    head = git_output(ws, "rev-parse", "HEAD")[:12]
+    drift = [
+        f for f in findings_doc(ws)["passes"][-1]["findings"] if f["rule"] == "unclaimed-change"
+    ]
+    assert [(f["path"], f["severity"], f["finding"]) for f in drift] == [
+        (
+            "backdoor.py",
+            "major",
+            f"backdoor.py: unclaimed source untracked since the unit's base {head}",
+        ),
+        (
+            "pyproject.toml",
+            "major",
+            f"pyproject.toml: unclaimed source changed since the unit's base {head}",
+        ),
+    ]
+    capsys.readouterr()
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert findings_doc(ws)["gate"] == []
+
+
+def test_the_base_revision_setting_is_the_base_and_committed_unclaimed_work_still_blocks(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    base = git_output(ws, "rev-parse", "HEAD")
+    write(ws / "backdoor.py", BACKDOOR)
+    (ws / "pyproject.toml").write_text(
+        PYPROJECT + f'\n[tool.aidlc-review]\nbase-revision = "{base}"\n'
+    )
+    git(ws, "add", "-A")
+    git(ws, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "gen")
+
+    assert main(review_args(ws)) == 1
+    drift = [
+        f["path"]
+        for f in findings_doc(ws)["passes"][-1]["findings"]
+        if f["rule"] == "unclaimed-change"
+    ]
+    assert drift == ["backdoor.py", "pyproject.toml"]
+
+
+def test_in_an_upstream_project_the_aidlc_tree_is_exempt_but_the_harness_is_not(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    write(ws / ".claude/tools/aidlc-orchestrate.ts", "// upstream engine\n")
+    git(ws, "add", "-A")
+    git(ws, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "harness")
+    write(ws / "aidlc/spaces/default/state.json", "{}\n")  # upstream's engine writes here
+    write(ws / ".claude/agents/sneaky.md", "# an agent added during construction\n")
+
+    assert main(review_args(ws, "--record", str(ws / "aidlc-docs"))) == 1
+    drift = [
+        f["path"]
+        for f in findings_doc(ws)["passes"][-1]["findings"]
+        if f["rule"] == "unclaimed-change"
+    ]
+    assert drift == [".claude/agents/sneaky.md"]
+
+
+def test_without_git_the_report_says_changes_before_the_first_pass_are_unseen(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    shutil.rmtree(ws / ".git")
+
+    assert main(review_args(ws)) == 0
+    assert "no git base: changes made before the first pass cannot be seen" in report_text(ws)
+    write(ws / "backdoor.py", BACKDOOR)
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 1
+
+
+def test_a_reviewer_that_edits_an_unclaimed_file_makes_that_same_run_not_ready(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    answer = {"verdict": "READY", "summary": "fine", "findings": []}
+    reviewer = script_agent(
+        tmp_path / "agents" / "reviewer.py",
+        f"""
+        import json, sys
+        sys.stdin.read()
+        open("conftest.py", "w").write("collect_ignore_glob = ['*']\\n")
+        print(json.dumps({answer!r}))
+        """,
+    )
+
+    assert main(review_args(ws, "--reviewer", reviewer)) == 1
+    drift = [
+        f["path"]
+        for f in findings_doc(ws)["passes"][-1]["findings"]
+        if f["rule"] == "unclaimed-change"
+    ]
+    assert drift == ["conftest.py"]

@@ -1,10 +1,13 @@
-"""The stage-entry baseline: the workspace's source, and the unit's claims, when its review began.
+"""The stage-entry baseline: the workspace's source, the unit's claims and its git base.
 
 Taken once per unit, at the first pass of attempt 1, and kept across attempts: an
 out-of-scope edit made during attempt 1 must still show after ``gate
 --request-changes``. Every later pass (and ``review verify``) compares the
 workspace with it; what changed outside every unit's claims is *drift*, and so is
 a path the unit claimed at stage entry that is still on disk but claimed no more.
+In a git checkout the baseline also records the unit's base commit, and whatever
+differs from it outside every claim is drift too (``git_drift``): that catches
+what code generation changed before the first pass.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from typing import Any, NoReturn
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
-from aidlc_review.review.freeze import digest_of, snapshot_source
+from aidlc_review.review.freeze import TOOL_LEFTOVERS, digest_of, snapshot_source
+from aidlc_review.review.git_drift import changes_since, engine_owned, resolve_base
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.source_manifest import claimed_files, read_source_manifest
 
@@ -28,13 +32,16 @@ class Baseline:
     files: dict[str, str]
     excluded: list[str]
     claimed: list[str]
+    base: str | None = None  # the unit's base commit; None outside git
 
     @property
     def digest(self) -> str:
         return digest_of(self.files)
 
 
-def ensure_baseline(paths: RecordPaths, excluded: list[Path], claimed: list[str]) -> Baseline:
+def ensure_baseline(
+    paths: RecordPaths, excluded: list[Path], claimed: list[str], base_revision: str | None = None
+) -> Baseline:
     """The unit's baseline, recorded now if the unit has none yet (its first pass)."""
     found = load_baseline(paths)
     if found is not None:
@@ -43,8 +50,14 @@ def ensure_baseline(paths: RecordPaths, excluded: list[Path], claimed: list[str]
         files=snapshot_source(paths.workspace, excluded),
         excluded=sorted(paths.display(p) for p in excluded),
         claimed=sorted(claimed),
+        base=resolve_base(paths.workspace, base_revision),
     )
-    data = {"claimed": baseline.claimed, "excluded": baseline.excluded, "files": baseline.files}
+    data = {
+        "base": baseline.base,
+        "claimed": baseline.claimed,
+        "excluded": baseline.excluded,
+        "files": baseline.files,
+    }
     write_atomic(paths.baseline, dump_json(data))
     return baseline
 
@@ -68,7 +81,10 @@ def load_baseline(paths: RecordPaths) -> Baseline | None:
             _refuse(paths, f"$.files[{rel!r}]: not a string")
     excluded = _strings(paths, data, "excluded")
     claimed = _strings(paths, data, "claimed")
-    return Baseline(files=files, excluded=excluded, claimed=claimed)
+    base = data.get("base")
+    if base is not None and not isinstance(base, str):
+        _refuse(paths, "$.base: not a string")
+    return Baseline(files=files, excluded=excluded, claimed=claimed, base=base)
 
 
 def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
@@ -92,7 +108,35 @@ def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tup
     for rel in sorted(at_entry - claimed):
         if (paths.workspace / rel).is_file():
             found.append((rel, f"{rel}: claimed at stage entry but no longer claimed by any unit"))
+    seen = {rel for rel, _ in found}
+    found += [d for d in _git_drift(paths, baseline, claimed | at_entry) if d[0] not in seen]
     return found
+
+
+def _git_drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
+    """Unclaimed differences between the unit's base commit and the working tree."""
+    if baseline.base is None:
+        return []
+    changes = changes_since(paths.workspace, baseline.base)
+    short = baseline.base[:12]
+    if changes is None:
+        return [("", f"could not compare the workspace with the unit's base {short} (git)")]
+    exempt = [*(p for p in (_prefix(paths, paths.record),) if p), *engine_owned(paths.workspace)]
+    return [
+        (rel, f"{rel}: unclaimed source {kind} since the unit's base {short}")
+        for rel, kind in sorted(changes.items())
+        if rel not in claimed
+        and not TOOL_LEFTOVERS.search(rel)
+        and not any(rel == x or rel.startswith(x + "/") for x in exempt)
+    ]
+
+
+def _prefix(paths: RecordPaths, path: Path) -> str | None:
+    try:
+        rel = path.resolve().relative_to(paths.workspace).as_posix()
+    except ValueError:
+        return None
+    return None if rel == "." else rel
 
 
 def claims_of_every_unit(paths: RecordPaths) -> set[str]:

@@ -7,7 +7,7 @@ Split in two halves so the host-driven verbs can stop between them: ``gather``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from aidlc_review.review.agent_text import known_hashes
@@ -97,7 +97,8 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     manifest = read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
     progress(f"froze {len(frozen.files)} claimed file(s): {frozen.fingerprint[:19]}")
-    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files))
+    base_revision = ctx.base_revision or ctx.sensor_settings().get("base_revision")
+    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
     drifted = drift(ctx.paths, baseline, set(frozen.files))
     for _, reason in drifted:
         progress(reason)
@@ -174,6 +175,7 @@ def conclude(
     attempt = doc.attempt
     number = len(doc.attempt_passes()) + 1
     history = doc.passes[-1].findings if doc.passes else []
+    gathered = _with_late_drift(ctx, gathered)
     messages = [f.message for r in gathered.results for f in r.findings]
     known = known_hashes(messages + [f.finding for f in history])
     seen = observations(gathered, answer, known)
@@ -181,7 +183,7 @@ def conclude(
     # there, it cannot (nothing reviewed it this pass).
     gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
     findings = merge(history, seen, attempt, number, reviewed=set(gathered.frozen.files) | gone)
-    checks = [to_check(r) for r in gathered.results]
+    checks = [to_check(r) for r in gathered.results] + _git_note(gathered.baseline)
     item = Pass(
         attempt=attempt,
         number=number,  # type: ignore[call-arg]  # "pass" is the alias
@@ -203,6 +205,25 @@ def conclude(
     return doc.model_copy(
         update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}
     )
+
+
+def _with_late_drift(ctx: UnitContext, gathered: Gathered) -> Gathered:
+    """Drift again after the reviewer ran: a review whose own agent touched unclaimed files
+    is NOT-READY in that same run, not only at ``verify``."""
+    now = drift(ctx.paths, gathered.baseline, set(gathered.frozen.files))
+    late = [d for d in now if d not in gathered.drift]
+    return replace(gathered, drift=[*gathered.drift, *late]) if late else gathered
+
+
+def _git_note(baseline: Baseline) -> list[Check]:
+    """Said in the report: without git only changes after the first pass can be seen."""
+    if baseline.base is not None:
+        return []
+    reason = (
+        "no git base: changes made before the first pass cannot be seen; "
+        "any unclaimed change after it blocks"
+    )
+    return [Check(name="unclaimed-changes", status="skipped", reason=reason, findings=0)]
 
 
 def reviewer_record(agent: str, answer: AnswerCheck) -> ReviewerRecord:

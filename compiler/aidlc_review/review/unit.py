@@ -31,6 +31,7 @@ class UnitContext:
     sensors: list[SensorManifest]
     mode: str
     budget: int
+    base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
 
     @classmethod
     def load(cls, paths: RecordPaths, harness: Path | None, mode: str) -> UnitContext:
