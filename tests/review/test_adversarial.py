@@ -8,6 +8,7 @@ the test sources.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -296,3 +297,89 @@ def test_a_reviewer_that_edits_an_unclaimed_file_makes_that_same_run_not_ready(
         if f["rule"] == "unclaimed-change"
     ]
     assert drift == ["conftest.py"]
+
+
+def engine_file(ws: Path, name: str) -> Path:
+    return ws / "aidlc-docs/.aidlc-engine/code-review" / UNIT / name
+
+
+def test_a_repairer_that_rewrites_the_baseline_to_hide_its_config_edit_gets_no_approval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": "import os\n"})
+    baseline = engine_file(ws, "baseline.json")
+    repairer = script_agent(
+        tmp_path / "agents" / "repairer.py",
+        f"""
+        import hashlib, json, sys
+        sys.stdin.read()
+        open("src/orders/app.py", "w").write({CLEAN!r})
+        open("pyproject.toml", "w").write({SILENCED!r})
+        data = json.load(open({str(baseline)!r}))
+        digest = hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest()
+        data["files"]["pyproject.toml"] = "sha256:" + digest
+        json.dump(data, open({str(baseline)!r}, "w"), indent=2)
+        """,
+    )
+
+    assert main(review_args(ws, "--repairer", repairer)) == 1
+    err = capsys.readouterr().err
+    assert (
+        "aidlc-docs/.aidlc-engine/code-review/u1-orders/baseline.json: its seal does not match: "
+        "it was not written by aidlc-review on this machine, or an agent rewrote it" in err
+    )
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert findings_doc(ws)["gate"] == []
+
+
+def test_a_receipt_rewritten_to_bless_an_edited_file_is_refused_by_verify_and_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    assert main(review_args(ws)) == 0
+    [receipt] = (ws / "aidlc-docs/construction" / UNIT / "code-review").glob("*receipt*.json")
+    (ws / "src/orders/app.py").write_text(CLEAN + "\nprint(undefined_name)\n")
+    data = json.loads(receipt.read_text())
+    digest = hashlib.sha256((ws / "src/orders/app.py").read_bytes()).hexdigest()
+    data["files"]["src/orders/app.py"] = "sha256:" + digest
+    receipt.write_text(json.dumps(data, indent=2) + "\n")
+    capsys.readouterr()
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 1
+    assert "its seal does not match" in capsys.readouterr().err
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert findings_doc(ws)["gate"] == []
+
+
+def test_the_sealing_key_lives_outside_the_workspace_and_never_reaches_an_agent(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    answer = {"verdict": "READY", "summary": "fine", "findings": []}
+    seen = tmp_path / "agent-env.json"
+    reviewer = script_agent(
+        tmp_path / "agents" / "reviewer.py",
+        f"""
+        import json, os, sys
+        sys.stdin.read()
+        json.dump(dict(os.environ), open({str(seen)!r}, "w"))
+        print(json.dumps({answer!r}))
+        """,
+    )
+    assert main(review_args(ws, "--reviewer", reviewer)) == 0
+
+    key = Path(os.environ["XDG_STATE_HOME"]) / "aidlc-review" / "state.key"
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    assert not key.resolve().is_relative_to(ws.resolve())
+    assert key.read_bytes().hex() not in seen.read_text()
+    assert all(str(key) not in value for value in json.loads(seen.read_text()).values())
+
+
+def test_a_state_dir_inside_the_workspace_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    monkeypatch.setenv("XDG_STATE_HOME", str(ws / ".state"))
+
+    assert main(review_args(ws)) == 2
+    assert "the review's state key must live outside the workspace" in capsys.readouterr().err

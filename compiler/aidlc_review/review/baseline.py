@@ -22,6 +22,7 @@ from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.freeze import TOOL_LEFTOVERS, digest_of, snapshot_source
 from aidlc_review.review.git_drift import changes_since, engine_owned, resolve_base
 from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.seal import check_seal, seal
 from aidlc_review.source_manifest import claimed_files, read_source_manifest
 
 CORRUPT_HINT = "delete it and run `review run` again"
@@ -58,15 +59,18 @@ def ensure_baseline(
         "excluded": baseline.excluded,
         "files": baseline.files,
     }
-    write_atomic(paths.baseline, dump_json(data))
+    text = dump_json(data)
+    seal(paths, paths.baseline, text.encode())
+    write_atomic(paths.baseline, text)
     return baseline
 
 
 def load_baseline(paths: RecordPaths) -> Baseline | None:
     if not paths.baseline.is_file():
         return None
+    raw = paths.baseline.read_bytes()
     try:
-        data = json.loads(paths.baseline.read_bytes())
+        data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         _refuse(paths, f"not JSON: {exc}")
     if not isinstance(data, dict):
@@ -84,6 +88,7 @@ def load_baseline(paths: RecordPaths) -> Baseline | None:
     base = data.get("base")
     if base is not None and not isinstance(base, str):
         _refuse(paths, "$.base: not a string")
+    check_seal(paths, paths.baseline, raw)
     return Baseline(files=files, excluded=excluded, claimed=claimed, base=base)
 
 

@@ -12,6 +12,11 @@ from aidlc_review.source_manifest import claimed_files, read_source_manifest, un
 
 def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:
     """``[]`` when fresh; otherwise one ``path: what changed`` line per problem, sorted."""
+    if receipt is None and paths.receipt.is_file():
+        return [
+            f"{paths.display(paths.receipt)}: not sealed by aidlc-review on this machine "
+            "(written elsewhere, or its seal was removed); run `aidlc-review review run`"
+        ]
     if receipt is None:
         return [f"{paths.display(paths.findings)}: no receipt; run `aidlc-review review run` first"]
     reasons = _manifest_reasons(paths, receipt)

@@ -12,6 +12,7 @@ from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.report import render_report
+from aidlc_review.review.seal import is_sealed, seal, unseal
 
 
 def load_document(path: Path) -> FindingsDocument | None:
@@ -35,8 +36,11 @@ def save_document(paths: RecordPaths, doc: FindingsDocument) -> None:
     write_atomic(paths.report, report)
     if doc.receipt is None:
         paths.receipt.unlink(missing_ok=True)
+        unseal(paths, paths.receipt)
     else:
-        write_atomic(paths.receipt, receipt_json(doc.receipt))
+        text = receipt_json(doc.receipt)
+        seal(paths, paths.receipt, text.encode())  # sealed first: a kill between is a refusal
+        write_atomic(paths.receipt, text)
 
 
 def receipt_json(receipt: Receipt) -> str:
@@ -44,14 +48,20 @@ def receipt_json(receipt: Receipt) -> str:
 
 
 def load_receipt(paths: RecordPaths) -> Receipt | None:
+    """The unit's receipt if this machine's engine sealed it; ``ForgedState`` if its seal
+    does not match (an agent rewrote it)."""
     if not paths.receipt.is_file():
         return None
+    raw = paths.receipt.read_bytes()
     try:
-        return Receipt.model_validate(json.loads(paths.receipt.read_bytes()))
+        receipt = Receipt.model_validate(json.loads(raw))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         what = f"not JSON: {exc}"
     except ValidationError as exc:
         what = _first_error(exc)
+    else:
+        # a receipt this machine never sealed is no receipt here (freshness says why)
+        return receipt if is_sealed(paths, paths.receipt, raw) else None
     raise InvalidInput(
         f"{paths.receipt}: not a valid receipt: {what}; delete it and run `review run` again"
     )

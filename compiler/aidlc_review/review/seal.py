@@ -1,0 +1,107 @@
+"""Seals: state that decides approval is authenticated, so an agent cannot rewrite it.
+
+The agents this review polices can write the whole workspace, the record and the
+engine's state included. The baseline (what "unclaimed change" is measured against)
+and the receipt (what a gate approves) are therefore sealed with an HMAC-SHA256 whose
+key lives outside the workspace, under ``$XDG_STATE_HOME/aidlc-review/`` (default
+``~/.local/state``), is created on first use with mode 0600 and is never put in an
+agent's environment. The seal sits in the unit's machine-local engine directory, so a
+receipt committed beside the findings stays byte-deterministic. A file whose seal is
+missing or does not match blocks, naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+from typing import NoReturn
+
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
+from aidlc_review.fsio import write_atomic
+from aidlc_review.review.paths import RecordPaths
+
+KEY_FILE = "state.key"
+
+
+class ForgedState(AidlcError):
+    """Engine state an agent may have rewritten: a refusal (exit 1), never an approval."""
+
+    exit_code = EXIT_FAILED
+
+
+def state_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "state"
+    return root / "aidlc-review"
+
+
+def seal(paths: RecordPaths, target: Path, data: bytes) -> None:
+    """Record the seal of ``data``, the bytes just written to ``target``."""
+    write_atomic(_seal_path(paths, target), _mac(paths, target, data) + "\n")
+
+
+def unseal(paths: RecordPaths, target: Path) -> None:
+    _seal_path(paths, target).unlink(missing_ok=True)
+
+
+def check_seal(paths: RecordPaths, target: Path, data: bytes) -> None:
+    """Raise ``ForgedState`` unless ``data`` is what this engine last sealed for ``target``."""
+    if not is_sealed(paths, target, data):
+        _refuse(paths, target)
+
+
+def is_sealed(paths: RecordPaths, target: Path, data: bytes) -> bool:
+    """True when sealed here; False when this machine never sealed ``target`` (a receipt
+    committed elsewhere); ``ForgedState`` when a seal exists and the bytes do not match."""
+    try:
+        recorded = _seal_path(paths, target).read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError):
+        recorded = ""
+    if not hmac.compare_digest(recorded, _mac(paths, target, data)):
+        _refuse(paths, target)
+    return True
+
+
+def _refuse(paths: RecordPaths, target: Path) -> NoReturn:
+    shown = paths.display(target)
+    raise ForgedState(
+        f"{shown}: its seal does not match: it was not written by aidlc-review on this "
+        "machine, or an agent rewrote it; it cannot be trusted and nothing is approved. "
+        f"Delete {shown} and run `aidlc-review review run` again"
+    )
+
+
+def _seal_path(paths: RecordPaths, target: Path) -> Path:
+    return paths.engine / "seals" / f"{target.name}.hmac"
+
+
+def _mac(paths: RecordPaths, target: Path, data: bytes) -> str:
+    message = b"aidlc-review seal v1\0" + paths.display(target).encode() + b"\0" + data
+    return hmac.new(_key(paths), message, hashlib.sha256).hexdigest()
+
+
+def _key(paths: RecordPaths) -> bytes:
+    folder = state_dir()
+    if folder.resolve().is_relative_to(paths.workspace):
+        raise InvalidInput(
+            f"{folder}: the review's state key must live outside the workspace the agents "
+            "write; set XDG_STATE_HOME to a directory outside it"
+        )
+    path = folder / KEY_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_bytes()  # another run created it first
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(secrets.token_bytes(32))
+    return path.read_bytes()
