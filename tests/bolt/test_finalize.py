@@ -68,6 +68,7 @@ def test_record_files_land_on_the_target_but_engine_state_does_not(scene):
     assert changed == [
         "aidlc-docs/construction/solo/code-generation/source-manifest.json",
         "aidlc-docs/construction/solo/code-review/code-review-findings.json",
+        "aidlc-docs/construction/solo/code-review/code-review-receipt.json",
         "aidlc-docs/construction/solo/code-review/code-review.md",
         "src/solo.txt",
     ]

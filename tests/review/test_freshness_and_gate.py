@@ -158,12 +158,16 @@ def test_status_reports_the_state_as_json(tmp_path, capsys):
     )
 
 
-def test_approving_a_not_ready_unit_quotes_its_open_findings(tmp_path, capsys):
+def test_approving_a_not_ready_unit_is_refused_quoting_its_blocking_findings(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": "import os\n"})
     assert main(review_args(ws)) == 1
+    findings = ws / f"aidlc-docs/construction/{UNIT}/code-review/code-review-findings.json"
+    before = findings.read_bytes()
     capsys.readouterr()
-    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 0
-    assert capsys.readouterr().out == (
-        "approved attempt 1 with 1 open finding(s):\n"
-        "  CR-001 major    src/orders/app.py:1: F401 `os` imported but unused\n"
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert capsys.readouterr().err == (
+        "approval refused: the verdict is NOT-READY; open blocking findings:\n"
+        "  CR-001 major src/orders/app.py: F401 `os` imported but unused\n"
+        "repair and run `aidlc-review review run` again, or request changes\n"
     )
+    assert findings.read_bytes() == before

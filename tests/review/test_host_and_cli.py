@@ -186,7 +186,7 @@ def test_a_stage_level_review_drops_the_unit_from_the_record_paths(tmp_path, cap
     ws = make_workspace(tmp_path / "ws", {"src/app.py": CLEAN}, unit=None)
     assert main(review_args(ws, unit=None)) == 0
     assert (ws / "aidlc-docs/construction/code-review/code-review-findings.json").is_file()
-    assert (ws / "aidlc-docs/.aidlc-engine/code-review/_stage/receipt.json").is_file()
+    assert (ws / "aidlc-docs/construction/code-review/code-review-receipt.json").is_file()
     assert findings_doc(ws, unit=None)["unit"] is None
 
 

@@ -45,9 +45,10 @@ def test_review_in_an_installed_upstream_harness_lints_python(tmp_path, capsys):
         ).read_text()
     )
     checks = {c["name"]: c for c in findings["passes"][0]["checks"]}
-    # upstream's own linter/type-check manifests (eslint, tsc) have no runner: the plugin's stand in
-    assert checks["linter"]["status"] == "failed"
-    assert checks["type-check"]["status"] == "passed"
+    # the plugin's sensors are installed under their own ids, beside upstream's eslint/tsc ones
+    assert checks["review-linter"]["status"] == "failed"
+    assert checks["review-type-check"]["status"] == "passed"
     rules = {f.get("rule") for f in findings["passes"][0]["findings"]}
     assert "F401" in rules
     assert Path(harness / "sensors/aidlc-linter.md").read_text().startswith("---\nid: linter\n")
+    assert findings["passes"][0]["verdict"] == "NOT-READY"  # blocking as the ledger says

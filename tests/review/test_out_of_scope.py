@@ -135,17 +135,23 @@ def test_the_stage_entry_baseline_is_kept_across_attempts(tmp_path, capsys):
             "$.files['a.py']: not a string",
         ),
         (
-            "receipt.json",
+            "code-review-receipt.json",
             "{not json",
             "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
         ),
-        ("receipt.json", "[]", "$: Input should be a valid dictionary or instance of Receipt"),
+        (
+            "code-review-receipt.json",
+            "[]",
+            "$: Input should be a valid dictionary or instance of Receipt",
+        ),
     ],
 )
 def test_a_corrupt_engine_file_is_bad_input_naming_the_file(tmp_path, capsys, name, text, wrong):
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
     assert main(review_args(ws)) == 0
-    broken = ws / ENGINE / name
+    # the receipt is committed with the record; the baseline is machine-local engine state
+    folder = ENGINE if name == "baseline.json" else f"aidlc-docs/construction/{UNIT}/code-review"
+    broken = ws / folder / name
     broken.write_text(text)
     kind = "stage-entry baseline" if name == "baseline.json" else "receipt"
     expected = f"{broken}: not a valid {kind}: {wrong}; delete it and run `review run` again\n"

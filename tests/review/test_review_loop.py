@@ -183,7 +183,7 @@ def test_the_same_review_of_the_same_bytes_writes_identical_artifacts(tmp_path, 
             [
                 (folder / "code-review" / "code-review-findings.json").read_bytes(),
                 (folder / "code-review" / "code-review.md").read_bytes(),
-                (ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/receipt.json").read_bytes(),
+                (folder / "code-review" / "code-review-receipt.json").read_bytes(),
             ]
         )
     assert outputs[0] == outputs[1]

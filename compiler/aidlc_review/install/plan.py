@@ -38,7 +38,7 @@ from aidlc_review.install.lower import (
     sensor_shim,
     shim_name,
 )
-from aidlc_review.install.trial import compile_trial, source_form_plans
+from aidlc_review.install.trial import compile_trial, harness_dir_name, source_form_plans
 from aidlc_review.layout import PROJECT_ROOT, HarnessLayout
 from aidlc_review.yamledit import FrontmatterText
 
@@ -150,7 +150,7 @@ def plan_install(harness_dir: Path, chosen_scopes: list[str] | None = None) -> I
     ledger = Ledger(
         plugin="aidlc-code-review",
         plugin_version=__version__,
-        harness_dir=layout.root.name,
+        harness_dir=harness_dir_name(layout.root),
         stage=stage["model"],
         scopes=stage["scopes"],
         scopes_chosen=chosen_scopes is not None,
@@ -219,8 +219,8 @@ def _lowered_files(
     sensor_ids = {installed_sensor_id(s): s for s in data.get("sensors", [])}
     for new_id, old_id in sensor_ids.items():
         manifest = FrontmatterText.parse(_read(plugin.root / f"sensors/aidlc-{old_id}.md"), old_id)
-        files[f"sensors/aidlc-{new_id}.md"] = lower_sensor(manifest, layout.root.name)
-        files[f"tools/{shim_name(new_id)}"] = sensor_shim(new_id, layout.root.name)
+        files[f"sensors/aidlc-{new_id}.md"] = lower_sensor(manifest, harness_dir_name(layout.root))
+        files[f"tools/{shim_name(new_id)}"] = sensor_shim(new_id, harness_dir_name(layout.root))
     files.update(_agents(plugin, layout, data))
     edited, inserted = _contributed(plugin, core)
     files.update(edited)

@@ -23,6 +23,28 @@ from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
 EMBEDDED_REVIEW_KEYS = ("reviewer", "reviewer_max_iterations", "review_class", "review_artifact")
 
 
+def harness_dir_name(harness: Path) -> str:
+    """The harness directory as upstream names it (e.g. ``.claude``): the root of display
+    paths in the graph and of sensor commands. ``harnessDir`` of ``tools/data/harness.json``,
+    else the root the existing graph's sensor paths use, else the directory's own name."""
+    import json
+
+    data = harness / "tools" / "data"
+    try:
+        named = json.loads((data / "harness.json").read_text(encoding="utf-8")).get("harnessDir")
+        if isinstance(named, str) and named:
+            return named
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        for node in json.loads((data / STAGE_GRAPH).read_text(encoding="utf-8")):
+            for sensor in node.get("sensors_applicable", []):
+                return str(sensor["path"]).split("/sensors/")[0]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        pass
+    return harness.name
+
+
 def _overlay(layout: HarnessLayout, changes: dict[str, str], root: Path) -> HarnessLayout:
     (root / layout.display(layout.stages_dir)).mkdir(parents=True)
     for path in layout.input_files():
@@ -37,12 +59,16 @@ def _overlay(layout: HarnessLayout, changes: dict[str, str], root: Path) -> Harn
 
 
 def compile_trial(
-    layout: HarnessLayout, changes: dict[str, str], pins: dict[str, str]
+    layout: HarnessLayout,
+    changes: dict[str, str],
+    pins: dict[str, str],
+    display_root: str | None = None,
 ) -> dict[str, str]:
     """stage-graph.json and scope-grid.json of the harness plus ``changes``."""
+    shown = display_root or harness_dir_name(layout.root)
     with tempfile.TemporaryDirectory(prefix="aidlc-review-trial-") as tmp:
         trial = _overlay(layout, changes, Path(tmp) / layout.root.name)
-        compiled = compile_harness(trial, layout.root.name, pinned=pins)
+        compiled = compile_harness(trial, shown, pinned=pins)
         return {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
 
 

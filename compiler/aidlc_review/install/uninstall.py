@@ -24,7 +24,7 @@ from aidlc_review.install.plan import (
     pristine_texts,
     recognise,
 )
-from aidlc_review.install.trial import compile_trial
+from aidlc_review.install.trial import compile_trial, harness_dir_name
 
 
 class EditedSinceInstall(InvalidInput):
@@ -90,4 +90,4 @@ def _compile_without(
             target = root / display
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
-        return compile_trial(HarnessLayout.at(root), core, pins)
+        return compile_trial(HarnessLayout.at(root), core, pins, harness_dir_name(layout.root))
