@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import shutil
 
 from aidlc_review.cli.main import main
 from aidlc_review.frontmatter import read_document
@@ -23,7 +24,8 @@ UPSTREAM_CODEGEN_SCOPES = [
     "security-patch",
     "workshop",
 ]
-SCHEMA = PROJECT_ROOT.parent / "shared/aidlc-upstream/.claude/tools/aidlc-stage-schema.ts"
+ENGINE = PROJECT_ROOT.parent / "shared/aidlc-upstream"
+SCHEMA = ENGINE / ".claude/tools/aidlc-stage-schema.ts"
 
 
 def install(root, *extra: str) -> int:
@@ -221,3 +223,23 @@ def test_reinstalling_keeps_a_leads_scope_choice(tmp_path, capsys):
     assert snapshot(root) == before
     grid = json.loads((root / "tools/data/scope-grid.json").read_text())
     assert grid["bugfix"]["stages"]["code-review"] == "SKIP"
+
+
+def test_without_bun_install_writes_the_sources_and_says_what_to_run(tmp_path, monkeypatch, capsys):
+    project = tmp_path / "project"
+    shutil.copytree(ENGINE, project)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.delenv("AIDLC_BUN", raising=False)
+
+    assert install(project / ".claude") == 1
+
+    err = capsys.readouterr().err
+    assert "bun was not found" in err
+    for command in (
+        "bun .claude/tools/aidlc-graph.ts compile",
+        "bun .claude/tools/aidlc-utility.ts stage-table",
+        "bun .claude/tools/aidlc-utility.ts scope-table",
+        "bun .claude/tools/aidlc-runner-gen.ts write",
+    ):
+        assert f"  {command}\n" in err
+    assert (project / ".claude" / CONSTRUCTION / "code-review.md").is_file()

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
 from aidlc_review.layout import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared"
@@ -28,8 +30,13 @@ UNITS_FILE = "unit-of-work-dependency"
 
 
 def bun_dir() -> Path:
-    """The folder of upstream's bun (installed on first use); fails loudly when it cannot be."""
-    done = subprocess.run([str(RUNNER), "--which-bun"], capture_output=True, text=True)
+    """The folder of upstream's bun (installed on first use); fails loudly when it cannot be.
+
+    Test workers share one install: the first installs it under a lock, the rest wait."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    cache.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(cache / "aidlc-upstream-bun.lock")):
+        done = subprocess.run([str(RUNNER), "--which-bun"], capture_output=True, text=True)
     assert done.returncode == 0, f"bun could not be installed for upstream's engine: {done.stderr}"
     return Path(done.stdout.strip()).parent
 
