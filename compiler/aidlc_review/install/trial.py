@@ -11,13 +11,12 @@ this plugin stands for, whether or not upstream can present it yet.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, compile_harness, load_valid
 from aidlc_review.layout import HarnessLayout
+from aidlc_review.overlay import overlaid
 from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
 
 EMBEDDED_REVIEW_KEYS = ("reviewer", "reviewer_max_iterations", "review_class", "review_artifact")
@@ -45,19 +44,6 @@ def harness_dir_name(harness: Path) -> str:
     return harness.name
 
 
-def _overlay(layout: HarnessLayout, changes: dict[str, str], root: Path) -> HarnessLayout:
-    (root / layout.display(layout.stages_dir)).mkdir(parents=True)
-    for path in layout.input_files():
-        target = root / layout.display(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    for display, text in changes.items():
-        target = root / display
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8", newline="")
-    return HarnessLayout.at(root)
-
-
 def compile_trial(
     layout: HarnessLayout,
     changes: dict[str, str],
@@ -66,15 +52,9 @@ def compile_trial(
 ) -> dict[str, str]:
     """stage-graph.json and scope-grid.json of the harness plus ``changes``."""
     shown = display_root or harness_dir_name(layout.root)
-    with tempfile.TemporaryDirectory(prefix="aidlc-review-trial-") as tmp:
-        trial = _overlay(layout, changes, Path(tmp) / layout.root.name)
+    with overlaid(layout, changes) as trial:
         compiled = compile_harness(trial, shown, pinned=pins)
         return {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
-
-
-def validate_trial(layout: HarnessLayout, changes: dict[str, str]) -> None:
-    with tempfile.TemporaryDirectory(prefix="aidlc-review-trial-") as tmp:
-        load_valid(_overlay(layout, changes, Path(tmp) / layout.root.name))
 
 
 def source_form_plans(
@@ -110,8 +90,7 @@ def source_form_plans(
         "aidlc-common/stages/construction/code-review.md": review.text,
         gen_display: gen.text,
     }
-    with tempfile.TemporaryDirectory(prefix="aidlc-review-plans-") as tmp:
-        trial = _overlay(layout, changes, Path(tmp) / layout.root.name)
+    with overlaid(layout, changes) as trial:
         harness, graph, _ = load_valid(trial)
         return scope_plans_doc(graph, harness.scopes)
 

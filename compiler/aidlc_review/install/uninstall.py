@@ -25,6 +25,7 @@ from aidlc_review.install.plan import (
     recognise,
 )
 from aidlc_review.install.trial import compile_trial, harness_dir_name
+from aidlc_review.layout import HarnessLayout
 
 
 class EditedSinceInstall(InvalidInput):
@@ -73,21 +74,21 @@ def plan_uninstall(harness_dir: Path) -> InstallPlan:
 
 
 def _compile_without(
-    layout, gone: set[str], core: dict[str, str], pins: dict[str, str]
+    layout: HarnessLayout, gone: set[str], core: dict[str, str], pins: dict[str, str]
 ) -> dict[str, str]:
     """Compile the harness minus the added files, with the core stages restored."""
-    import shutil
-    import tempfile
+    kept = HarnessLayout(layout.root, layout.stages_dir)
+    return compile_trial(_Without(kept, gone), core, pins, harness_dir_name(layout.root))
 
-    from aidlc_review.layout import HarnessLayout
 
-    with tempfile.TemporaryDirectory(prefix="aidlc-review-uninstall-") as tmp:
-        root = Path(tmp) / layout.root.name
-        for path in layout.input_files():
-            display = layout.display(path)
-            if display in gone:
-                continue
-            target = root / display
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        return compile_trial(HarnessLayout.at(root), core, pins, harness_dir_name(layout.root))
+class _Without(HarnessLayout):
+    """The harness's layout with some definition files left out."""
+
+    __slots__ = ("gone",)
+
+    def __init__(self, layout: HarnessLayout, gone: set[str]):
+        super().__init__(layout.root, layout.stages_dir)
+        self.gone = gone
+
+    def input_files(self) -> list[Path]:
+        return [p for p in super().input_files() if self.display(p) not in self.gone]
