@@ -383,3 +383,40 @@ def test_a_state_dir_inside_the_workspace_is_refused(
 
     assert main(review_args(ws)) == 2
     assert "the review's state key must live outside the workspace" in capsys.readouterr().err
+
+
+def test_an_invalid_pyproject_is_exit_2_writes_nothing_and_after_the_fix_reviews_normally(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    (ws / "pyproject.toml").write_text(PYPROJECT + "[tool.ruff\n")
+    before = every_file_under(ws)
+
+    assert main(review_args(ws)) == 2
+    assert f"{ws / 'pyproject.toml'}: not valid TOML" in capsys.readouterr().err
+    assert every_file_under(ws) == before
+    (ws / "pyproject.toml").write_text(PYPROJECT)
+    assert main(review_args(ws)) == 0
+    assert "changed since" not in report_text(ws)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("coverage-threshold = nan", "must be a number from 0 to 100, got nan"),
+        ("coverage-threshold = 101", "must be a number from 0 to 100, got 101"),
+        ('coverage-threshold = "80"', "must be a number from 0 to 100, got '80'"),
+        ("base-revision = 3", "must be a non-empty string, got 3"),
+    ],
+)
+def test_bad_settings_are_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, message: str
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    (ws / "pyproject.toml").write_text(PYPROJECT + f"\n[tool.aidlc-review]\n{setting}\n")
+    before = every_file_under(ws)
+
+    assert main(review_args(ws)) == 2
+    key = setting.split(" ")[0]
+    assert f"pyproject.toml: tool.aidlc-review.{key}: {message}" in capsys.readouterr().err
+    assert every_file_under(ws) == before

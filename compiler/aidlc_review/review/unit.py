@@ -49,7 +49,9 @@ class UnitContext:
         by_id = {m.id: m for m in loaded.sensors}
         sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
         budget = stage.passes_for(mode) or 1
-        return cls(paths, layout.root, stage, sensors, mode, budget)
+        loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget)
+        loaded_ctx.sensor_settings()  # bad settings are refused before anything is written
+        return loaded_ctx
 
     def persona(self) -> tuple[str, str]:
         """The lead agent's definition body and where it came from."""
@@ -100,7 +102,7 @@ class UnitContext:
             ("base-revision", "base_revision"),
         ):
             if key in merged:
-                settings[name] = merged[key]
+                settings[name] = _checked_setting(self.paths.workspace, key, merged[key])
         return settings
 
     def excluded(self) -> list[Path]:
@@ -144,6 +146,20 @@ def _with_runners(manifests: list[SensorManifest]) -> list[SensorManifest]:
 
     plugin = {m.id: m for m in load_sensor_manifests(None)}
     return [m if m.runner is not None or m.id not in plugin else plugin[m.id] for m in manifests]
+
+
+def _checked_setting(workspace: Path, key: str, value: Any) -> Any:
+    where = f"{workspace / 'pyproject.toml'}: tool.aidlc-review.{key}"
+    if key == "coverage-threshold":
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not 0 <= value <= 100:  # NaN fails both comparisons
+            raise InvalidInput(f"{where}: must be a number from 0 to 100, got {value!r}")
+    elif key == "test-command" and isinstance(value, list):
+        if not value or not all(isinstance(a, str) for a in value):
+            raise InvalidInput(f"{where}: must be a command or a list of strings, got {value!r}")
+    elif not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{where}: must be a non-empty string, got {value!r}")
+    return value
 
 
 def _workspace_table(workspace: Path) -> dict[str, Any]:
