@@ -85,10 +85,11 @@ class Compared:
                 return f"rejects: {o.message.strip()}"
             return "accepts"
 
-        differing = [
-            n for n in self.ours.outputs if self.ours.outputs[n] != self.upstream.outputs.get(n)
-        ]
-        bytes_note = f" (outputs differ: {', '.join(differing)})" if differing else ""
+        bytes_note = ""
+        if self.ours.accepted and self.upstream.accepted:
+            theirs = self.upstream.outputs
+            differing = [n for n, data in self.ours.outputs.items() if data != theirs[n]]
+            bytes_note = f" (outputs differ: {', '.join(differing)})"
         return (
             f"- {self.mutation.name}{bytes_note}\n"
             f"    ours:     {side(self.ours)}\n"
