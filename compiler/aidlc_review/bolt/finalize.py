@@ -20,8 +20,9 @@ is left as it is for inspection.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from aidlc_review.bolt.git import Git
 from aidlc_review.fsio import sha256_bytes
@@ -29,6 +30,7 @@ from aidlc_review.fsio import sha256_bytes
 RECORD = "aidlc-docs"
 ENGINE = ".aidlc-engine"
 DOCUMENTS = (".md", ".json")
+_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # fsio.write_atomic's mkstemp names
 PLAIN_FILE = "100644"
 # What review tools leave in a worktree is neither source nor record: never merged.
 LEFTOVER_GLOBS = (
@@ -63,8 +65,27 @@ def snapshot_excludes() -> list[str]:
     return [f":(exclude){RECORD}/{ENGINE}"] + [f":(exclude,glob){g}" for g in LEFTOVER_GLOBS]
 
 
+def remove_stale_temps(record: Path) -> list[Path]:
+    """Delete the temp files an atomic write killed mid-way left in the unit's record.
+
+    Only this unit's review writes there and it has finished when the unit is finalized,
+    so a ``.<name>.<random>.tmp`` beside its target is a leftover, never a write in flight.
+    """
+    if not record.is_dir():
+        return []
+    stale = [
+        p
+        for p in record.rglob(".*.tmp")
+        if p.is_file() and not p.is_symlink() and _TEMP.match(p.name)
+    ]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return stale
+
+
 def check_candidate(git: Git, unit: str, base: str) -> Candidate:
     """Freeze the worktree into a tree object and check it against receipt and claims."""
+    remove_stale_temps(git.cwd / RECORD)
     tree = git.snapshot_tree(snapshot_excludes())
     record = unit_record(unit)
     manifest_path = f"{record}/code-generation/source-manifest.json"
