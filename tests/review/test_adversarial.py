@@ -420,3 +420,36 @@ def test_bad_settings_are_refused_before_anything_is_written(
     key = setting.split(" ")[0]
     assert f"pyproject.toml: tool.aidlc-review.{key}: {message}" in capsys.readouterr().err
     assert every_file_under(ws) == before
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("out", "is a directory; name a file"),
+        ("missing/review.sarif", "does not exist"),
+    ],
+)
+def test_a_sarif_path_that_cannot_be_written_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, message: str
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    (tmp_path / "out").mkdir()
+    before = every_file_under(ws)
+
+    assert main(review_args(ws, "--sarif", str(tmp_path / where))) == 2
+    err = capsys.readouterr().err
+    assert f"--sarif {tmp_path / where}: " in err
+    assert message in err
+    assert every_file_under(ws) == before
+
+
+def test_an_answer_that_is_not_a_regular_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    fifo = tmp_path / "answer.fifo"
+    os.mkfifo(fifo)
+    argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
+
+    assert main([*argv, "--request", "u1-orders-a1-p1-00000000", "--answer", str(fifo)]) == 2
+    assert f"--answer {fifo}: must be a regular file" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.cli.options import add_harness, add_json
+from aidlc_review.cli.path_checks import check_input_file, check_output_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -176,6 +177,8 @@ def _outcome_json(outcome: Any) -> dict[str, Any]:
 def _run(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import run_review
 
+    check_output_file(args.sarif, "--sarif")
+
     request = _request(
         args,
         reviewer=args.reviewer,
@@ -205,6 +208,9 @@ def _start(args: argparse.Namespace) -> int:
 
 def _submit(args: argparse.Namespace) -> int:
     from aidlc_review.review.host import submit_review
+
+    check_output_file(args.sarif, "--sarif")
+    check_input_file(args.answer, "--answer")
 
     outcome = submit_review(
         args.workspace,
