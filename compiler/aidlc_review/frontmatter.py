@@ -70,6 +70,24 @@ def _load_fast(yaml_text: str) -> tuple[Any, Any]:
         return to_plain(tree), tree
 
 
+MAX_DEPTH = 100  # far beyond any definition; deeper input would exhaust the parser's stack
+
+
+def too_deep(text: str) -> bool:
+    """A cheap upper bound on YAML nesting, checked before parsing: open brackets, and
+    indentation steps (a block sequence or mapping nests by indenting)."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    indents = {len(line) - len(line.lstrip(" -")) for line in text.split("\n") if line.strip()}
+    return len(indents) > MAX_DEPTH
+
+
 def decode_text(raw: bytes) -> str:
     text = raw.decode("utf-8-sig")
     return text.replace("\r\n", "\n")
@@ -100,6 +118,12 @@ def read_document(path: Path, display_path: str) -> Document:
             Diagnostic(display_path, 1, "", "no YAML frontmatter (the file must start with '---')")
         )
     yaml_text, body, first_line = split
+    if too_deep(yaml_text):
+        raise FrontmatterError(
+            Diagnostic(
+                display_path, first_line, "", f"invalid YAML: nested deeper than {MAX_DEPTH}"
+            )
+        )
     try:
         data, tree = _load_fast(yaml_text)
     except MarkedYAMLError as exc:

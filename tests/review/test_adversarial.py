@@ -453,3 +453,34 @@ def test_an_answer_that_is_not_a_regular_file_is_a_usage_error(
 
     assert main([*argv, "--request", "u1-orders-a1-p1-00000000", "--answer", str(fifo)]) == 2
     assert f"--answer {fifo}: must be a regular file" in capsys.readouterr().err
+
+
+DEEP = "key: " + "[" * 500 + "]" * 500 + "\n"
+DEEP_BLOCK = "".join(" " * i + "- \n" for i in range(0, 1000, 2))
+
+
+@pytest.mark.parametrize("yaml_text", [DEEP, DEEP_BLOCK], ids=["flow", "block"])
+def test_yaml_nested_500_levels_in_a_definition_is_a_breadcrumb_not_a_crash(
+    tmp_path: Path, yaml_text: str
+) -> None:
+    from aidlc_review.frontmatter import FrontmatterError, read_document
+
+    stage = tmp_path / "code-review.md"
+    stage.write_text(f"---\n{yaml_text}---\n# body\n")
+    with pytest.raises(FrontmatterError) as caught:
+        read_document(stage, "stages/construction/code-review.md")
+    assert str(caught.value) == (
+        "stages/construction/code-review.md:2: invalid YAML: nested deeper than 100"
+    )
+
+
+def test_a_units_file_nested_500_levels_is_exit_2_with_its_breadcrumb(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    units = tmp_path / "units.yaml"
+    units.write_text(DEEP)
+    argv = ["bolt", "run", "--workspace", str(ws), "--units", str(units)]
+
+    assert main([*argv, "--developer", "command:true", "--reviewer", "builtin"]) == 2
+    assert f"{units}:1: invalid YAML/JSON: nested deeper than 100" in capsys.readouterr().err

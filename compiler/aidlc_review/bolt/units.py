@@ -17,7 +17,7 @@ from ruamel.yaml.error import MarkedYAMLError
 
 from aidlc_review.breadcrumbs import did_you_mean, show
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.frontmatter import decode_text, make_yaml, node_line
+from aidlc_review.frontmatter import MAX_DEPTH, decode_text, make_yaml, node_line, too_deep
 
 # Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -49,6 +49,10 @@ def load_units(path: Path) -> UnitPlan:
     shown = str(path)
     try:
         text = decode_text(path.read_bytes())
+        if too_deep(text):
+            raise ValidationFailed(
+                [Diagnostic(shown, 1, "", f"invalid YAML/JSON: nested deeper than {MAX_DEPTH}")]
+            )
         data = make_yaml().load(text)
     except OSError as exc:
         raise InvalidInput(f"{shown}: cannot read: {exc.strerror}") from None
