@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any
 
 
+def _read_umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+# read once at import, before any thread runs: os.umask can only be read by setting it
+_UMASK = _read_umask()
+
+
 def dump_json(data: Any, indent: int = 2) -> str:
     """The one JSON text form of every artifact: 2-space indent, trailing newline."""
     return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
@@ -41,6 +51,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     data = text.encode() if isinstance(text, str) else text
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; artifacts honour the umask
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -147,6 +147,8 @@ def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Cla
 def _check_relative(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip("/"):
         raise _Refusal(where, f"must be a non-empty relative path, got {json.dumps(value)}")
+    if any(not c.isprintable() for c in value):
+        raise _Refusal(where, f"must not contain control characters, got {value!r}")
     if value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":"):
         raise _Refusal(where, f"must be relative to the workspace, got {value!r}")
     parts = value.rstrip("/").split("/")
