@@ -512,3 +512,20 @@ def _umask_now() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
+
+
+def test_a_claimed_file_above_the_size_limit_is_a_blocking_could_not_verify(
+    tmp_path: Path,
+) -> None:
+    big = '"""Data."""\n\nBLOB = (\n' + '    "0123456789abcdef"\n' * 140_000 + ")\n"
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN, "src/orders/blob.py": big})
+
+    assert main(review_args(ws)) == 1
+    last = findings_doc(ws)["passes"][-1]
+    [finding] = [f for f in last["findings"] if f["rule"] == "too-large"]
+    size = len(big.encode())
+    assert (finding["path"], finding["severity"], finding["finding"]) == (
+        "src/orders/blob.py",
+        "major",
+        f"too large to scan ({size} bytes, limit 2097152): could not verify",
+    )

@@ -30,6 +30,7 @@ from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 
 _LOCK = threading.Lock()
 POOL_FROM = 64  # below this many files a process pool costs more than it saves
+MAX_FILE_BYTES = 2 * 1024 * 1024  # the manifest's runner option max_file_bytes overrides it
 
 
 def run(ctx: SensorContext) -> CheckResult:
@@ -41,6 +42,12 @@ def run(ctx: SensorContext) -> CheckResult:
         from detect_secrets.settings import default_settings, get_settings, transient_settings
     except ImportError:
         raise ToolMissing("detect-secrets is not installed") from None
+    too_large = _too_large(ctx)
+    ctx.files = [f for f in ctx.files if f not in too_large]
+    if not ctx.files:
+        return judged(
+            ctx.name, list(too_large.values()), "detect-secrets scan (skipped: too large)"
+        )
     baseline_name = str(ctx.option("baseline", ".secrets.baseline"))
     baseline = _read_baseline(ctx.workspace, baseline_name)
     known = _baseline_secrets(baseline)
@@ -64,6 +71,7 @@ def run(ctx: SensorContext) -> CheckResult:
         found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
     ctx.secrets_seen = bool(found)  # baselined ones too: they are still in the source
     fresh = [f for f in found if (f.path, f.rule, _hash_of(f)) not in known]
+    fresh += too_large.values()
     return judged(
         ctx.name,
         fresh,
@@ -71,6 +79,19 @@ def run(ctx: SensorContext) -> CheckResult:
         tool="detect-secrets",
         tool_version=VERSION,
     )
+
+
+def _too_large(ctx: SensorContext) -> dict[str, CheckFinding]:
+    """Files above the size limit are not scanned in process (a 50 MB file took minutes and
+    gigabytes); each is a blocking "could not verify", never a silent pass."""
+    limit = int(ctx.option("max_file_bytes", MAX_FILE_BYTES))
+    found = {}
+    for name in ctx.files:
+        size = (ctx.workspace / name).stat().st_size
+        if size > limit:
+            message = f"too large to scan ({size} bytes, limit {limit}): could not verify"
+            found[name] = ctx.finding(name, None, message, "too-large", "could-not-verify", "major")
+    return found
 
 
 def _findings(ctx: SensorContext, collection: Any) -> dict[str, list[CheckFinding]]:
