@@ -14,6 +14,29 @@ from pathlib import Path
 from aidlc_review.errors import InvalidInput
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGED = "_plugin"
+
+
+def in_checkout() -> bool:
+    """True when this package runs from this repository's source tree (editable install)."""
+    return (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "stages").is_dir()
+
+
+def plugin_root() -> Path:
+    """Where the plugin's shipped definitions are: this checkout's root when running from
+    source, else the installed package's ``_plugin/`` (the wheel carries them, see setup.py).
+    importlib.resources is imported only then: ``compile --check``'s fast path avoids it."""
+    if in_checkout():
+        return PROJECT_ROOT.resolve()
+    from importlib.resources import files
+
+    packaged = files("aidlc_review").joinpath(PACKAGED)
+    if not packaged.is_dir():
+        raise InvalidInput(
+            f"{packaged}: this aidlc-review carries no plugin definitions "
+            "(built without its build hook?); reinstall it from a wheel built by `python -m build`"
+        )
+    return Path(str(packaged)).resolve()
 
 
 class HarnessLayout:
@@ -43,7 +66,7 @@ class HarnessLayout:
 
     @classmethod
     def at(cls, root: Path | None) -> HarnessLayout:
-        base = (root or PROJECT_ROOT).resolve()
+        base = (root or plugin_root()).resolve()
         if not base.is_dir():
             raise InvalidInput(f"{base}: harness directory not found")
         for candidate in (base / "aidlc-common" / "stages", base / "stages"):

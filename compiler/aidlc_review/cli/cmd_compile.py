@@ -59,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
+    from aidlc_review.cli.options import refuse_packaged_edit
     from aidlc_review.fsio import write_atomic
+
+    if not args.check and args.out is None:
+        refuse_packaged_edit(args.harness, "compile")
 
     pinned = pinned_numbers(out / STAGE_GRAPH)
     result = compile_harness(layout, args.display_root, strict=args.strict, pinned=pinned)

@@ -91,10 +91,12 @@ def _show_installed(args: argparse.Namespace, ledger, names: list[str]) -> int: 
 def run_edit(args: argparse.Namespace) -> int:
     from aidlc_review import stamp
     from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
+    from aidlc_review.cli.options import refuse_packaged_edit
     from aidlc_review.fsio import write_atomic
     from aidlc_review.layout import HarnessLayout
     from aidlc_review.scope_edit import edit_stage_scopes
 
+    refuse_packaged_edit(args.harness, f"scope {args.action}")
     layout = HarnessLayout.at(args.harness)
     if layout.installed and args.stage == "code-review" and _installed(layout.root):
         return _edit_installed_review(args, layout.root)

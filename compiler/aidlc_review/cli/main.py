@@ -16,7 +16,17 @@ DESCRIPTION = (
     "scope plans, run sensors on a unit's claimed source, review and repair units, "
     "and drive the autonomous Bolt pipeline."
 )
-COMMAND_MODULES = ("compile", "graph", "plan", "scope", "install", "sensors", "review", "bolt")
+COMMAND_MODULES = (
+    "compile",
+    "graph",
+    "plan",
+    "scope",
+    "install",
+    "sensors",
+    "review",
+    "bolt",
+    "doctor",
+)
 ALIASES = {"uninstall": "install"}  # verbs registered by another command's module
 
 

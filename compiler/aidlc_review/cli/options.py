@@ -25,3 +25,15 @@ def add_harness(
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON on stdout")
+
+
+def refuse_packaged_edit(harness: Path | None, what: str) -> None:
+    """Without ``--harness`` an installed tool would write into its own package's definitions."""
+    from aidlc_review.errors import InvalidInput
+    from aidlc_review.layout import in_checkout
+
+    if harness is None and not in_checkout():
+        raise InvalidInput(
+            f"{what}: the installed plugin's own definitions are read-only; "
+            "name the harness to change with --harness DIR"
+        )

@@ -39,7 +39,7 @@ from aidlc_review.install.lower import (
     shim_name,
 )
 from aidlc_review.install.trial import compile_trial, harness_dir_name, source_form_plans
-from aidlc_review.layout import PROJECT_ROOT, HarnessLayout
+from aidlc_review.layout import HarnessLayout, plugin_root
 from aidlc_review.yamledit import FrontmatterText
 
 REVIEW = "code-review"
@@ -79,7 +79,7 @@ def _read(path: Path) -> str:
 
 def recognise(harness_dir: Path) -> HarnessLayout:
     layout = HarnessLayout.at(harness_dir)
-    if layout.root == PROJECT_ROOT.resolve():
+    if layout.root == plugin_root():
         raise InvalidInput(
             f"{layout.root}: this is the plugin itself; name an installed harness to install into"
         )

@@ -1,0 +1,1 @@
+"""``aidlc-review doctor``: what this installation of the tool finds around it."""

@@ -1,0 +1,92 @@
+"""What ``doctor`` reports: the tool, its definitions, the harness, the tools and the record.
+
+Pure look-ups: nothing is written and nothing fails but bad input (a ``--harness`` that is
+not a directory). A missing tool is a fact ("missing"), not an error.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from aidlc_review import __version__
+from aidlc_review.errors import InvalidInput
+from aidlc_review.install.ledger import read_ledger
+from aidlc_review.layout import HarnessLayout, in_checkout, plugin_root
+from aidlc_review.review.intent import active_intent_record, upstream_harness
+from aidlc_review.sensors.tools import find_tool, tool_version
+
+# (name shown, executable, --version argv, distribution whose version to fall back on)
+TOOLS = (
+    ("bun", "bun", ["bun", "--version"], None),
+    ("ruff", "ruff", ["ruff", "--version"], "ruff"),
+    ("mypy", "mypy", ["mypy", "--version"], "mypy"),
+    ("detect-secrets", None, None, "detect-secrets"),
+    ("coverage", None, None, "coverage"),
+)
+_AIDLC_VERSION = re.compile(r'AIDLC_VERSION\s*=\s*"([^"]+)"')
+
+
+def diagnose(workspace: Path, harness: Path | None) -> dict[str, Any]:
+    """Every fact doctor shows, as JSON-ready data."""
+    if not workspace.is_dir():
+        raise InvalidInput(f"--workspace {workspace}: not a directory")
+    chosen = harness or upstream_harness(workspace)
+    return {
+        "aidlc_review": __version__,
+        "python": sys.version.split()[0],
+        "definitions": {
+            "path": str(plugin_root()),
+            "from": "checkout" if in_checkout() else "package",
+        },
+        "harness": describe_harness(chosen),
+        "tools": {name: _tool(exe, argv, dist) for name, exe, argv, dist in TOOLS},
+        "record": _record(workspace),
+    }
+
+
+def describe_harness(harness: Path | None) -> dict[str, Any]:
+    """Kind (plugin source form, upstream, upstream with the plugin) and versions."""
+    layout = HarnessLayout.at(harness)
+    if not layout.installed:
+        return {"path": str(layout.root), "kind": "source form (this plugin's own harness)"}
+    ledger = read_ledger(layout.root)
+    engine = sorted(p.name for p in (layout.root / "tools").glob("*.ts"))
+    return {
+        "path": str(layout.root),
+        "kind": "upstream AI-DLC harness" + (" with this plugin" if ledger else ""),
+        "aidlc_version": _aidlc_version(layout.root),
+        "plugin_version": ledger.plugin_version if ledger else None,
+        "engine_tools": len(engine),
+    }
+
+
+def _aidlc_version(root: Path) -> str | None:
+    source = root / "tools" / "aidlc-version.ts"
+    found = _AIDLC_VERSION.search(source.read_text(encoding="utf-8")) if source.is_file() else None
+    return found.group(1) if found else None
+
+
+def _tool(exe: str | None, argv: list[str] | None, dist: str | None) -> dict[str, Any]:
+    path = find_tool(exe) if exe else None
+    if path is not None:
+        return {"version": tool_version(path, argv), "path": str(path)}
+    if dist is not None:
+        try:
+            return {"version": metadata.version(dist), "path": None}
+        except metadata.PackageNotFoundError:
+            pass
+    return {"version": "missing", "path": None}
+
+
+def _record(workspace: Path) -> dict[str, Any]:
+    try:
+        record = active_intent_record(workspace)
+    except InvalidInput as exc:
+        return {"path": None, "problem": str(exc)}
+    if record is None:
+        return {"path": str(workspace / "aidlc-docs"), "kind": "plain workspace"}
+    return {"path": str(record), "kind": "upstream active intent"}

@@ -1,0 +1,29 @@
+"""doctor's facts as the text a person reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def render_doctor(facts: dict[str, Any]) -> str:
+    lines = [
+        f"aidlc-review {facts['aidlc_review']} (python {facts['python']})",
+        f"definitions: {facts['definitions']['path']} (from the {facts['definitions']['from']})",
+    ]
+    harness = facts["harness"]
+    lines.append(f"harness: {harness['path']}: {harness['kind']}")
+    if "aidlc_version" in harness:
+        lines.append(
+            f"  AI-DLC {harness['aidlc_version'] or 'unknown'}, "
+            f"{harness['engine_tools']} engine tool(s), "
+            f"plugin {harness['plugin_version'] or 'not installed'}"
+        )
+    for name, tool in facts["tools"].items():
+        where = f" ({tool['path']})" if tool["path"] else ""
+        lines.append(f"{name}: {tool['version']}{where}")
+    record = facts["record"]
+    if record["path"] is None:
+        lines.append(f"record: none ({record['problem']})")
+    else:
+        lines.append(f"record: {record['path']} ({record['kind']})")
+    return "\n".join(lines) + "\n"
