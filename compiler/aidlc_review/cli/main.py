@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "review",
     "bolt",
     "doctor",
+    "hook",
 )
 ALIASES = {"uninstall": "install"}  # verbs registered by another command's module
 

@@ -1,0 +1,1 @@
+"""CI: the job summary, per-unit findings merged into the aggregate gate, SARIF."""

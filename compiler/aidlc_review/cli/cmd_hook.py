@@ -1,0 +1,66 @@
+"""``aidlc-review hook``: what the pre-commit hooks run (see ``.pre-commit-hooks.yaml``).
+
+``verify`` exits 1 naming each reviewed unit whose review is stale; ``sensors`` exits 1 when
+a check on the staged files a unit claims has a blocking finding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from aidlc_review.cli.options import add_harness
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("hook", help="the checks the pre-commit hooks run")
+    verbs = parser.add_subparsers(dest="hook_command", metavar="VERB")
+    verbs.required = True
+    verify = verbs.add_parser("verify", help="fail while any reviewed unit's review is stale")
+    verify.add_argument("--record", type=Path, default=None, metavar="DIR")
+    sensors = verbs.add_parser("sensors", help="the sensors on staged files a unit claims")
+    add_harness(sensors, strict=False)
+    sensors.add_argument("--sensor", action="append", default=None, metavar="ID")
+    for verb in (verify, sensors):
+        verb.add_argument("--workspace", type=Path, default=Path("."), metavar="DIR")
+        verb.add_argument("files", nargs="*", metavar="FILE", help="staged files (pre-commit)")
+    verify.set_defaults(handler=run_verify)
+    sensors.set_defaults(handler=run_sensors_hook)
+
+
+def _workspace(path: Path) -> Path:
+    from aidlc_review.errors import InvalidInput
+
+    if not path.is_dir():
+        raise InvalidInput(f"--workspace {path}: not a directory")
+    return path.resolve()
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from aidlc_review.hooks.run import stale_units
+
+    stale = stale_units(_workspace(args.workspace), args.record)
+    for unit, reasons in stale.items():
+        print(f"{unit}: the code review is stale; re-run `aidlc-review review run --unit {unit}`")
+        print("".join(f"  {reason}\n" for reason in reasons), end="")
+    return 1 if stale else 0
+
+
+def run_sensors_hook(args: argparse.Namespace) -> int:
+    from aidlc_review.hooks.run import sensors_on_staged
+
+    def say(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    workspace = _workspace(args.workspace)
+    results = sensors_on_staged(workspace, args.files, args.harness, args.sensor, say)
+    blocking = False
+    for unit, checks in results.items():
+        for check in checks:
+            blocking = blocking or check.blocking
+            print(f"{unit}: {check.name}: {check.status}")
+            for f in check.findings:
+                where = f"{f.path}:{f.line}" if f.line else (f.path or "-")
+                print(f"  {f.severity:<8} {where}: {f.message}")
+    return 1 if blocking else 0

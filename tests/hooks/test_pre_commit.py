@@ -1,0 +1,108 @@
+"""The pre-commit hooks, run by the real ``pre-commit`` from a local clone of this repository.
+
+``pre-commit try-repo CLONE HOOK`` installs the clone (its committed HEAD) the way a team's
+``repo: <url>`` entry would, then runs the hook on the target repository's staged files.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.cli.main import main
+from aidlc_review.layout import PROJECT_ROOT
+from tests.packaging.wheel import pip_env
+
+UNIT = "u1-stock-ledger"
+GIT_ID = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+}
+
+
+@pytest.fixture(scope="session")
+def clone(tmp_path_factory) -> Path:
+    where = tmp_path_factory.mktemp("hooks-clone") / "aidlc-code-review"
+    subprocess.run(["git", "clone", "-q", str(PROJECT_ROOT), str(where)], check=True)
+    return where
+
+
+@pytest.fixture
+def env(tmp_path_factory) -> dict[str, str]:
+    shared = tmp_path_factory.getbasetemp().parent / "pre-commit-home"
+    return {**pip_env(), **GIT_ID, "PRE_COMMIT_HOME": str(shared)}
+
+
+def git(cwd: Path, env: dict[str, str], *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+@pytest.fixture
+def reviewed(tmp_path, env) -> Path:
+    """The example workspace as a git repository, its unit reviewed and committed."""
+    workspace = tmp_path / "inventory-service"
+    shutil.copytree(PROJECT_ROOT / "examples" / "inventory-service", workspace)
+    git(workspace, env, "init", "-q")
+    git(workspace, env, "add", "-A")
+    git(workspace, env, "commit", "-qm", "generated")
+    assert main(["review", "run", "--workspace", str(workspace), "--unit", UNIT]) in (0, 1)
+    git(workspace, env, "add", "-A")
+    git(workspace, env, "commit", "-qm", "reviewed")
+    return workspace
+
+
+def try_repo(clone: Path, hook: str, workspace: Path, env: dict[str, str]):
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(clone), hook],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def test_verify_passes_a_commit_that_leaves_the_reviewed_source_alone(clone, reviewed, env):
+    (reviewed / "aidlc-docs" / "notes.md").write_text("# Notes\n")
+    git(reviewed, env, "add", "aidlc-docs/notes.md")
+    done = try_repo(clone, "aidlc-review-verify", reviewed, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "aidlc-review verify (stale code reviews)" in done.stdout
+    assert "Passed" in done.stdout
+
+
+def test_verify_blocks_a_commit_of_a_stale_unit_naming_the_path(clone, reviewed, env):
+    ledger = reviewed / "src" / "inventory" / "ledger.py"
+    ledger.write_text(ledger.read_text() + "\nLIMIT = 10\n")
+    git(reviewed, env, "add", "src/inventory/ledger.py")
+    done = try_repo(clone, "aidlc-review-verify", reviewed, env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{UNIT}: the code review is stale; re-run `aidlc-review review run --unit {UNIT}`" in (
+        done.stdout
+    )
+    assert "  src/inventory/ledger.py: " in done.stdout
+
+
+def test_sensors_block_a_secret_in_a_staged_claimed_file(clone, reviewed, env):
+    pricing = reviewed / "src" / "inventory" / "pricing.py"
+    pricing.write_text(pricing.read_text() + '\nAWS_KEY = "AKIAZ3MSJV5WZYXQW7PD"\n')
+    git(reviewed, env, "add", "src/inventory/pricing.py")
+    done = try_repo(clone, "aidlc-review-sensors", reviewed, env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{UNIT}: secret-scan: failed" in done.stdout
+    assert "src/inventory/pricing.py:" in done.stdout
+    assert "AKIAZ3MSJV5WZYXQW7PD" not in done.stdout + done.stderr
+
+
+def test_sensors_pass_a_clean_staged_claimed_file(clone, reviewed, env):
+    pricing = reviewed / "src" / "inventory" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n")
+    git(reviewed, env, "add", "src/inventory/pricing.py")
+    done = try_repo(clone, "aidlc-review-sensors", reviewed, env)
+    assert done.returncode == 0, done.stdout + done.stderr
