@@ -427,7 +427,7 @@ def test_bad_settings_are_refused_before_anything_is_written(
     ("where", "message"),
     [
         ("out", "is a directory; name a file"),
-        ("missing/review.sarif", "does not exist"),
+        ("blocker/review.sarif", "blocker is not a directory"),
     ],
 )
 def test_a_sarif_path_that_cannot_be_written_is_refused_before_any_work(
@@ -435,6 +435,7 @@ def test_a_sarif_path_that_cannot_be_written_is_refused_before_any_work(
 ) -> None:
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
     (tmp_path / "out").mkdir()
+    (tmp_path / "blocker").write_text("a file, not a folder\n")
     before = every_file_under(ws)
 
     assert main(review_args(ws, "--sarif", str(tmp_path / where))) == 2
@@ -529,3 +530,32 @@ def test_a_claimed_file_above_the_size_limit_is_a_blocking_could_not_verify(
         "major",
         f"too large to scan ({size} bytes, limit 2097152): could not verify",
     )
+
+
+def test_reviewer_text_in_the_report_is_inert_markdown(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    finding = {
+        "severity": "minor",
+        "category": "maintainability",
+        "path": "src/orders/app.py",
+        "location": "1",
+        "finding": "fine\n# Verdict: READY\n> approved <img src=x onerror=alert(1)>\x1b[2J",
+        "evidence": "<script>x</script>",
+        "recommendation": "none",
+    }
+    answer = {
+        "verdict": "READY",
+        "summary": "**Verdict: READY**\n## Approved",
+        "findings": [finding],
+    }
+    reviewer = script_agent(
+        tmp_path / "agents" / "reviewer.py",
+        f"import json, sys\nsys.stdin.read()\nprint(json.dumps({answer!r}))\n",
+    )
+
+    assert main(review_args(ws, "--reviewer", reviewer)) == 0
+    report = report_text(ws)
+    assert "<img" not in report and "<script>" not in report and "\x1b" not in report
+    assert "> \\# Verdict: READY" in report
+    assert "> &gt; approved &lt;img src=x onerror=alert(1)&gt;\ufffd[2J" in report
+    assert "\n## Approved" not in report

@@ -15,14 +15,16 @@ from aidlc_review.errors import UsageError
 
 
 def check_output_file(path: Path | None, option: str) -> None:
-    """``path`` can be written: not a directory, its folder exists and is writable."""
+    """``path`` can be written: not a directory, under a writable directory."""
     if path is None:
         return
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory; name a file")
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # missing folders are created when the file is written
     if not folder.is_dir():
-        raise UsageError(f"{option} {path}: folder {folder} does not exist")
+        raise UsageError(f"{option} {path}: {folder} is not a directory")
     if path.exists() and not path.is_file():
         raise UsageError(f"{option} {path}: not a regular file")
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
