@@ -39,22 +39,27 @@ def test_twenty_kill_and_resume_trials_all_converge(scene, capsys):
     agent = scene.agents()
     units = scene.units(TWO_UNITS)
     git = Git(scene.repo)
-    for trial in range(TRIALS):
-        argv = scene.run_argv(TWO_UNITS, agent, "--jobs", "2")
+
+    def next_run() -> list[str]:
+        """Resume the recorded run; a kill before any state was recorded starts afresh."""
         if (scene.repo / ".git" / "aidlc-bolt" / "current").is_file():
-            argv = ["bolt", "run", "--workspace", str(scene.repo), "--resume"]
+            return ["bolt", "run", "--workspace", str(scene.repo), "--resume"]
+        return scene.run_argv(TWO_UNITS, agent, "--jobs", "2")
+
+    for trial in range(TRIALS):
+        argv = next_run()
         proc = subprocess.Popen(
             [sys.executable, "-m", "aidlc_review", *argv],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(0.15 + 0.05 * (trial % 7))
+        time.sleep(0.3 + 0.1 * (trial % 7))  # kills land at start-up, generation, review, merge
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         if proc.returncode == 0:
             break
     capsys.readouterr()
-    code = main(["bolt", "run", "--workspace", str(scene.repo), "--resume"])
+    code = main(next_run())
     state = scene.state()
     assert code == 0, capsys.readouterr().err
     assert {u: s["status"] for u, s in state["units"].items()} == {
