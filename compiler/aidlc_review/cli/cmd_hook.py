@@ -22,7 +22,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     sensors = verbs.add_parser("sensors", help="the sensors on staged files a unit claims")
     add_harness(sensors, strict=False)
     sensors.add_argument("--sensor", action="append", default=None, metavar="ID")
-    for verb in (verify, sensors):
+    units = verbs.add_parser("units", help="the units whose claims or record a change touches")
+    units.add_argument("--record", type=Path, default=None, metavar="DIR")
+    units.add_argument(
+        "--changed-from",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="changed paths, one a line (git diff --name-only); omit: every unit",
+    )
+    units.add_argument("--json", action="store_true", help="print a JSON array (for a matrix)")
+    units.set_defaults(handler=run_units)
+    for verb in (verify, sensors, units):
         verb.add_argument("--workspace", type=Path, default=Path("."), metavar="DIR")
         verb.add_argument("files", nargs="*", metavar="FILE", help="staged files (pre-commit)")
     verify.set_defaults(handler=run_verify)
@@ -64,3 +75,22 @@ def run_sensors_hook(args: argparse.Namespace) -> int:
                 where = f"{f.path}:{f.line}" if f.line else (f.path or "-")
                 print(f"  {f.severity:<8} {where}: {f.message}")
     return 1 if blocking else 0
+
+
+def run_units(args: argparse.Namespace) -> int:
+    import json
+
+    from aidlc_review.errors import InvalidInput
+    from aidlc_review.hooks.units import recorded_units, touched_units
+
+    workspace = _workspace(args.workspace)
+    if args.changed_from is None:
+        names = list(recorded_units(workspace, args.record))
+    else:
+        if not args.changed_from.is_file():
+            raise InvalidInput(f"--changed-from {args.changed_from}: no such file")
+        text = args.changed_from.read_text(encoding="utf-8")
+        changed = [*args.files, *(line.strip() for line in text.splitlines() if line.strip())]
+        names = touched_units(workspace, args.record, changed)
+    print(json.dumps(names) if args.json else "\n".join(names))
+    return 0

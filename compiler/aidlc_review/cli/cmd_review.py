@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.cli import review_summary
 from aidlc_review.cli.options import add_harness, add_json
 from aidlc_review.cli.path_checks import check_input_file, check_output_file
 
@@ -81,6 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--request-changes", action="store_const", const="request-changes", dest="decision"
     )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
+    review_summary.register(verbs)
 
 
 def _verb(

@@ -14,3 +14,26 @@ def recorded_units(workspace: Path, record: Path | None) -> dict[str, Path]:
     base = (record or default_record(workspace)) / "construction"
     found = sorted(base.glob(f"*/{MANIFEST.as_posix()}")) if base.is_dir() else []
     return {path.parents[1].name: path for path in found}
+
+
+def touched_units(workspace: Path, record: Path | None, changed: list[str]) -> list[str]:
+    """The units a change touches: one of their claimed files or their record changed.
+
+    A claimed directory (``src/gen/``) covers every path under it, deleted ones included."""
+    from aidlc_review.source_manifest import read_source_manifest
+
+    wanted = [Path(name).as_posix() for name in changed]
+    touched: list[str] = []
+    for unit, manifest in recorded_units(workspace, record).items():
+        source = read_source_manifest(manifest, workspace)
+        claims = [c.path for c in source.claims if c.repo is None]
+        unit_record = manifest.parents[1].resolve()
+        if unit_record.is_relative_to(workspace.resolve()):
+            claims.append(unit_record.relative_to(workspace.resolve()).as_posix() + "/")
+        if any(_covers(claim, path) for claim in claims for path in wanted):
+            touched.append(unit)
+    return touched
+
+
+def _covers(claim: str, path: str) -> bool:
+    return path.startswith(claim) if claim.endswith("/") else path == claim

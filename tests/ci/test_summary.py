@@ -1,0 +1,121 @@
+"""``review summary --from DIR...``: per-unit results merged into the aggregate gate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from aidlc_review.cli.main import main
+from tests.ci.units import CLAIMS, findings_of, review, three_unit_workspace
+
+
+@pytest.fixture(scope="module")
+def two_ways(tmp_path_factory):
+    """The three units reviewed in one workspace, and each in its own checkout whose findings
+    file is then gathered like a CI artifact (findings-<unit>/code-review-findings.json)."""
+    root = tmp_path_factory.mktemp("two-ways")
+    together = three_unit_workspace(root / "together")
+    for unit in CLAIMS:
+        review(together, unit)
+    artifacts = root / "artifacts"
+    for unit in CLAIMS:
+        alone = three_unit_workspace(root / f"job-{unit}")
+        review(alone, unit)
+        (artifacts / f"findings-{unit}").mkdir(parents=True)
+        shutil.copy2(findings_of(alone, unit), artifacts / f"findings-{unit}")
+    return together, artifacts
+
+
+def summary(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(["review", "summary", "--json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_merging_per_unit_files_gives_the_gate_of_one_place(two_ways, capsys):
+    together, artifacts = two_ways
+    parts = [str(artifacts / f"findings-{unit}") for unit in CLAIMS]
+    merged_code, merged = summary(capsys, "--from", *parts)
+    one_code, one_place = summary(capsys, "--from", str(together / "aidlc-docs"))
+    assert merged == one_place
+    assert merged_code == one_code
+    assert [u["unit"] for u in merged["units"]] == list(CLAIMS)
+    verdicts = {u["unit"]: u["verdict"] for u in merged["units"]}
+    assert merged["verdict"] == ("READY" if set(verdicts.values()) == {"READY"} else "NOT-READY")
+    assert merged["not_ready"] == [u for u, v in verdicts.items() if v != "READY"]
+    assert merged_code == (0 if merged["verdict"] == "READY" else 1)
+    opened = {u["unit"]: [f["id"] for f in u["open_findings"]] for u in merged["units"]}
+    for unit in CLAIMS:
+        doc = json.loads(findings_of(together, unit).read_text())
+        last = doc["passes"][-1]["findings"]
+        assert opened[unit] == [f["id"] for f in last if f["status"] == "open"]
+
+
+def test_the_job_summary_and_merged_sarif(two_ways, tmp_path, capsys):
+    _, artifacts = two_ways
+    step_summary = tmp_path / "step-summary.md"
+    step_summary.write_text("earlier step\n")
+    sarif = tmp_path / "merged.sarif"
+    main(
+        [
+            "review",
+            "summary",
+            "--from",
+            str(artifacts),
+            "--markdown",
+            str(step_summary),
+            "--sarif",
+            str(sarif),
+        ]
+    )
+    shown = capsys.readouterr().out
+    text = step_summary.read_text()
+    assert text == "earlier step\n" + shown  # appended, as GitHub expects
+    assert "| unit | verdict | attempt | passes | open findings |" in text
+    for unit in CLAIMS:
+        assert f"| {unit} | " in text
+    log = json.loads(sarif.read_text())
+    ids = [run["automationDetails"]["id"] for run in log["runs"]]
+    assert ids == [f"code-review/{unit}/attempt-1" for unit in CLAIMS]
+    for run in log["runs"]:
+        for result in run["results"]:
+            assert f"- **{result['properties']['id']}** " in text
+
+
+def test_a_unit_given_twice_is_refused_and_nothing_is_written(two_ways, tmp_path, capsys):
+    _, artifacts = two_ways
+    twice = tmp_path / "again"
+    shutil.copytree(artifacts / "findings-u2-pricing", twice)
+    sarif, md = tmp_path / "x.sarif", tmp_path / "x.md"
+    code = main(
+        [
+            "review",
+            "summary",
+            "--from",
+            str(artifacts),
+            str(twice),
+            "--sarif",
+            str(sarif),
+            "--markdown",
+            str(md),
+        ]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"{twice / 'code-review-findings.json'}: unit 'u2-pricing' is also reviewed in "
+        f"{artifacts / 'findings-u2-pricing' / 'code-review-findings.json'}; "
+        "give each unit's findings once\n"
+    )
+    assert not sarif.exists() and not md.exists()
+
+
+def test_bad_input_is_named(tmp_path, capsys):
+    assert main(["review", "summary", "--from", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().err == f"--from {tmp_path / 'none'}: not a directory\n"
+    assert main(["review", "summary", "--from", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"--from {tmp_path}: no code-review-findings.json found\n"
+    (tmp_path / "code-review-findings.json").write_text('{"version": 1}')
+    assert main(["review", "summary", "--from", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"{tmp_path / 'code-review-findings.json'}: ")
