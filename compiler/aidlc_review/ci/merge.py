@@ -7,6 +7,7 @@ so a matrix of CI jobs settles to the gate one machine's Bolt run would show.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from aidlc_review.errors import InvalidInput
 from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.store import load_document
 from aidlc_review.review.verdict import NOT_READY, READY
+from aidlc_review.review.waivers import waived_finding_ids, with_waivers
 
 FINDINGS_FILE = "code-review-findings.json"
 STAGE_LEVEL = "(stage)"
@@ -42,19 +44,25 @@ def collect_documents(dirs: list[Path]) -> dict[str, tuple[Path, FindingsDocumen
     return dict(sorted(found.items()))
 
 
-def unit_entry(unit: str, doc: FindingsDocument) -> dict[str, Any]:
+def unit_entry(unit: str, doc: FindingsDocument, today: date) -> dict[str, Any]:
+    """One unit's outcome; its verdict decided again under the waivers that hold ``today``."""
+    doc = with_waivers(doc, today)
     return {
         "unit": unit,
         "verdict": doc.verdict,
         "attempt": doc.attempt,
         "passes_used": len(doc.attempt_passes()),
         "open_findings": [f.model_dump(mode="json") for f in doc.open_findings()],
+        "waived": sorted(waived_finding_ids(doc, today)),
     }
 
 
-def aggregate_gate(docs: dict[str, tuple[Path, FindingsDocument]]) -> dict[str, Any]:
+def aggregate_gate(
+    docs: dict[str, tuple[Path, FindingsDocument]], today: date | None = None
+) -> dict[str, Any]:
     """The aggregate gate: every unit's outcome; READY only when every unit is READY."""
-    units = [unit_entry(unit, doc) for unit, (_, doc) in docs.items()]
+    day = today or date.today()
+    units = [unit_entry(unit, doc, day) for unit, (_, doc) in docs.items()]
     held = [u["unit"] for u in units if u["verdict"] != READY]
     return {
         "verdict": NOT_READY if held else READY,

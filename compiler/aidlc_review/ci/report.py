@@ -26,16 +26,17 @@ def render_markdown(gate: dict[str, Any]) -> str:
     for unit in gate["units"]:
         if unit["open_findings"]:
             lines += ["", f"### {unit['unit']}", ""]
-            lines += [_finding_line(f) for f in unit["open_findings"]]
+            lines += [_finding_line(f, unit["waived"]) for f in unit["open_findings"]]
     return "\n".join(lines) + "\n"
 
 
-def _finding_line(finding: dict[str, Any]) -> str:
+def _finding_line(finding: dict[str, Any], waived: list[str]) -> str:
     where = finding["path"] or "(unit)"
     if finding.get("location"):
         where += f":{finding['location']}"
     text = _cell(finding["finding"])
-    return f"- **{finding['id']}** {finding['severity']} `{where}`: {text}"
+    mark = " (waived)" if finding["id"] in waived else ""
+    return f"- **{finding['id']}** {finding['severity']}{mark} `{where}`: {text}"
 
 
 def _cell(text: str) -> str:

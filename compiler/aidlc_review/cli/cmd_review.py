@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.cli import review_summary
+from aidlc_review.cli import review_summary, review_waive
 from aidlc_review.cli.options import add_harness, add_json
 from aidlc_review.cli.path_checks import check_input_file, check_output_file
 
@@ -83,6 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
     review_summary.register(verbs)
+    review_waive.register(verbs, _verb)
 
 
 def _verb(

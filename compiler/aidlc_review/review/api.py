@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from aidlc_review.review.receipt import findings_digest
 from aidlc_review.review.store import load_document, load_receipt, save_document
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import READY
+from aidlc_review.review.waive import load_with_waivers
+from aidlc_review.review.waivers import with_waivers
 
 Progress = Callable[[str], None]
 
@@ -88,6 +91,7 @@ def verify_review(
     receipt = load_receipt(paths)
     reasons = stale_reasons(paths, receipt)
     doc = load_document(paths.findings)
+    doc = with_waivers(doc, date.today()) if doc is not None else None
     if receipt is not None and (
         doc is None or findings_digest(doc.passes) != receipt.findings_digest
     ):
@@ -111,7 +115,7 @@ def _review_loop(
     ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float, say: Progress
 ) -> FindingsDocument:
     paths = ctx.paths
-    doc = load_document(paths.findings) or engine.new_document(paths.unit)
+    doc = load_with_waivers(paths, date.today()) or engine.new_document(paths.unit)
     if _settled(ctx, doc, repairer, say):
         return doc
     if _retry_reviewer(ctx, doc):

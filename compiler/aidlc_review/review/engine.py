@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import cast
 
 from aidlc_review.review.agent_text import known_hashes
@@ -28,6 +29,7 @@ from aidlc_review.review.receipt import issue_receipt
 from aidlc_review.review.report import tool_label
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import NOT_READY, READY, decide
+from aidlc_review.review.waivers import in_force
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
 from aidlc_review.source_manifest import SourceManifest, claimed_files, read_source_manifest
@@ -187,7 +189,7 @@ def conclude(
     item = Pass(
         attempt=attempt,
         number=number,  # type: ignore[call-arg]  # "pass" is the alias
-        verdict=decide(findings),
+        verdict=decide(findings, in_force(doc, date.today())),
         source_fingerprint=gathered.frozen.fingerprint,
         reviewer=reviewer,
         findings=findings,

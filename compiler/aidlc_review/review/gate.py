@@ -7,6 +7,7 @@ Changes starts a new attempt (fresh pass budget, earlier passes kept).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_document, save_document
 from aidlc_review.review.verdict import READY
+from aidlc_review.review.waivers import with_waivers
 
 DECISIONS = ("approve", "request-changes")
 
@@ -71,6 +73,7 @@ def decide_gate(
 
 
 def _approved(doc: FindingsDocument, paths: RecordPaths, note: str | None) -> FindingsDocument:
+    doc = with_waivers(doc, date.today())  # an expired waiver blocks again
     if doc.receipt is None or doc.receipt.attempt != doc.attempt:
         raise GateRefused(
             f"{paths.display(paths.findings)}: attempt {doc.attempt} has no "

@@ -6,6 +6,7 @@ These models are the single source of both committed JSON Schemas
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -157,6 +158,17 @@ class GateDecision(Model):
     receipt_fingerprint: str | None = None
 
 
+class Waiver(Model):
+    """A finding accepted on purpose, bound to its fingerprint: a changed finding is not covered."""
+
+    finding: str = Field(pattern=FINDING_ID, description="the finding's ID when it was waived")
+    fingerprint: str = Field(description="the waived finding's line-independent identity")
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+    on: date = Field(description="the day it was waived")
+    expires: date | None = Field(default=None, description="last day it holds (inclusive)")
+
+
 class FindingsDocument(Model):
     """``code-review-findings.json``: the whole review history of one unit."""
 
@@ -168,6 +180,7 @@ class FindingsDocument(Model):
     passes: list[Pass]
     checks: list[Check]
     gate: list[GateDecision] = []
+    waivers: list[Waiver] = []
     receipt: Receipt | None = None
 
     def attempt_passes(self, attempt: int | None = None) -> list[Pass]:

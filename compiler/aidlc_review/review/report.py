@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from aidlc_review.review.models import BLOCKING, FindingsDocument, Pass
 from aidlc_review.review.render import render
+from aidlc_review.review.waivers import waived_finding_ids
 
 
 def unit_label(unit: str | None) -> str:
     return f"unit {unit}" if unit else "stage-level review"
 
 
-def report_context(doc: FindingsDocument) -> dict[str, Any]:
+def report_context(doc: FindingsDocument, today: date | None = None) -> dict[str, Any]:
     last = doc.latest if doc.latest and doc.latest.attempt == doc.attempt else None
     findings = last.findings if last else []
-    open_ = [f for f in findings if f.status == "open"]
+    waived = waived_finding_ids(doc, today or date.today()) if last else {}
+    open_ = [f for f in findings if f.status == "open" and f.id not in waived]
     open_.sort(key=lambda f: (f.severity not in BLOCKING, f.severity != "critical", f.id))
     return {
         "doc": doc,
@@ -24,6 +27,7 @@ def report_context(doc: FindingsDocument) -> dict[str, Any]:
         "passes_in_attempt": len(doc.attempt_passes()),
         "open": open_,
         "resolved": [f for f in findings if f.status == "resolved"],
+        "waived": [(f, waived[f.id]) for f in findings if f.id in waived],
         "history": [_history_row(p) for p in doc.passes],
         "gate_line": _gate_line(doc),
         "tools": {c.name: tool_label(c.tool, c.tool_version) for c in doc.checks},

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from aidlc_review import __version__
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import Finding, FindingsDocument
+from aidlc_review.review.sarif_waivers import with_suppression
+from aidlc_review.review.waivers import waived_finding_ids
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"critical": "error", "major": "error", "minor": "warning"}
 SECURITY_SEVERITY = {"critical": "9.0", "major": "7.0", "minor": "3.0"}
 
 
-def sarif_log(doc: FindingsDocument) -> dict[str, Any]:
+def sarif_log(doc: FindingsDocument, today: date | None = None) -> dict[str, Any]:
+    """Open findings as results; a waived one is kept, suppressed with its justification."""
     findings = doc.open_findings()
+    waived = waived_finding_ids(doc, today or date.today())
     rules = sorted({_rule_id(f) for f in findings})
     index = {rule: i for i, rule in enumerate(rules)}
     driver = {
@@ -35,7 +40,7 @@ def sarif_log(doc: FindingsDocument) -> dict[str, Any]:
     run: dict[str, Any] = {
         "tool": {"driver": driver},
         "automationDetails": {"id": f"code-review/{doc.unit or 'stage'}/attempt-{doc.attempt}"},
-        "results": [_result(f, index) for f in findings],
+        "results": [with_suppression(_result(f, index), waived.get(f.id)) for f in findings],
         "properties": {"verdict": doc.verdict, "unit": doc.unit, "attempt": doc.attempt},
     }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

@@ -8,6 +8,7 @@ that pass left an open critical or major finding.
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from jsonschema import Draft202012Validator
 
 from aidlc_review.sensors.context import SensorContext
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
+from aidlc_review.waiver_rule import holds, parse_day
 
 BLOCKING = frozenset({"critical", "major"})
 
@@ -43,24 +45,36 @@ def run(ctx: SensorContext) -> CheckResult:
 def verdict_mismatches(document: dict[str, Any]) -> list[str]:
     """Every place a verdict disagrees with the open blocking findings it sits beside."""
     problems = []
+    waived = _waived(document)
     for index, item in enumerate(document.get("passes", [])):
-        problem = _mismatch(item["verdict"], item["findings"])
+        problem = _mismatch(item["verdict"], item["findings"], waived)
         if problem:
             problems.append(f"$.passes[{index}].verdict: {problem}")
     passes = document.get("passes", [])
     current = [p for p in passes if p["attempt"] == document["attempt"]]
     if current:
-        problem = _mismatch(document["verdict"], current[-1]["findings"])
+        problem = _mismatch(document["verdict"], current[-1]["findings"], waived)
         if problem:
             problems.append(f"$.verdict: {problem}")
     return problems
 
 
-def _mismatch(verdict: str, findings: list[dict[str, Any]]) -> str | None:
-    blocking = sum(1 for f in findings if f["status"] == "open" and f["severity"] in BLOCKING)
+def _waived(document: dict[str, Any]) -> set[str]:
+    """Fingerprints a waiver in force today covers (an expired one may have held then)."""
+    today = date.today()
+    return {
+        w["fingerprint"]
+        for w in document.get("waivers", [])
+        if holds(parse_day(w["expires"], "expires") if w.get("expires") else None, today)
+    }
+
+
+def _mismatch(verdict: str, findings: list[dict[str, Any]], waived: set[str]) -> str | None:
+    open_blocking = [f for f in findings if f["status"] == "open" and f["severity"] in BLOCKING]
+    blocking = sum(1 for f in open_blocking if f["fingerprint"] not in waived)
     if verdict == "READY" and blocking:
         return f"READY although {blocking} critical/major finding(s) are open"
-    if verdict == "NOT-READY" and not blocking:
+    if verdict == "NOT-READY" and not open_blocking:
         return "NOT-READY although no critical/major finding is open"
     return None
 

@@ -1,0 +1,88 @@
+"""Waivers: a finding accepted on purpose, kept in the findings document.
+
+A waiver names the finding's fingerprint, so it carries across passes and attempts (the ID
+and fingerprint are stable) and does not cover a finding whose text or place changed. While
+it holds, the finding stays open and visible but no longer blocks; once expired it blocks
+again. Secrets and critical security findings are not waivable (``waiver_rule``).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from aidlc_review.breadcrumbs import did_you_mean
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
+from aidlc_review.review.models import Finding, FindingsDocument, Waiver
+from aidlc_review.review.verdict import decide
+from aidlc_review.waiver_rule import holds, refusal
+
+
+class WaiverRefused(AidlcError):
+    """The finding is of a class that may not be waived (a result, exit 1)."""
+
+    exit_code = EXIT_FAILED
+
+
+def in_force(doc: FindingsDocument, today: date) -> dict[str, Waiver]:
+    """``{fingerprint: waiver}`` of the waivers that hold today (the latest per fingerprint)."""
+    return {w.fingerprint: w for w in doc.waivers if holds(w.expires, today)}
+
+
+def with_waivers(doc: FindingsDocument, today: date) -> FindingsDocument:
+    """The document with its verdict decided again under the waivers that hold ``today``
+    (an expired waiver blocks again). Unchanged when this attempt has no reviewed pass."""
+    current = doc.attempt_passes()
+    if not current or doc.receipt is None or doc.receipt.attempt != doc.attempt:
+        return doc
+    verdict = decide(current[-1].findings, in_force(doc, today))
+    return doc if verdict == doc.verdict else doc.model_copy(update={"verdict": verdict})
+
+
+def add_waiver(
+    doc: FindingsDocument,
+    finding_id: str,
+    reason: str,
+    by: str,
+    expires: date | None,
+    today: date,
+) -> FindingsDocument:
+    """The document with ``finding_id`` waived (and its verdict decided again)."""
+    finding = _open_finding(doc, finding_id)
+    refused = refusal(finding.severity, finding.category, finding.check, finding.rule)
+    if refused:
+        raise WaiverRefused(f"{finding.id} ({finding.severity} {finding.category}): {refused}")
+    if expires is not None and expires < today:
+        raise InvalidInput(f"--expires {expires.isoformat()}: already past")
+    if not reason.strip():
+        raise InvalidInput("--reason: say why the finding is accepted")
+    waiver = Waiver(
+        finding=finding.id,
+        fingerprint=finding.fingerprint,
+        reason=reason.strip(),
+        by=by,
+        on=today,
+        expires=expires,
+    )
+    kept = [w for w in doc.waivers if w.fingerprint != finding.fingerprint]
+    return with_waivers(doc.model_copy(update={"waivers": [*kept, waiver]}), today)
+
+
+def _open_finding(doc: FindingsDocument, finding_id: str) -> Finding:
+    last = doc.attempt_passes()[-1].findings if doc.attempt_passes() else []
+    known = {f.id: f for f in last}
+    if finding_id not in known:
+        raise InvalidInput(
+            f"{finding_id}: no such finding in attempt {doc.attempt}"
+            + did_you_mean(finding_id, known)
+            + (f"; findings: {', '.join(known)}" if known else "")
+        )
+    if known[finding_id].status != "open":
+        raise InvalidInput(f"{finding_id}: already {known[finding_id].status}; nothing to waive")
+    return known[finding_id]
+
+
+def waived_finding_ids(doc: FindingsDocument, today: date) -> dict[str, Waiver]:
+    """``{finding id: waiver}`` for the open findings of the last pass a waiver covers."""
+    held = in_force(doc, today)
+    last = doc.latest.findings if doc.latest else []
+    return {f.id: held[f.fingerprint] for f in last if f.status == "open" and f.fingerprint in held}
