@@ -43,11 +43,12 @@ def git(cwd: Path, env: dict[str, str], *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
 
 
-@pytest.fixture
-def reviewed(tmp_path, env) -> Path:
-    """The example workspace as a git repository, its unit reviewed and committed."""
-    workspace = tmp_path / "inventory-service"
+def make_reviewed(workspace: Path, env: dict[str, str], extra: dict[str, str]) -> Path:
+    """The example workspace as a git repository (plus ``extra`` files), its unit reviewed
+    and committed."""
     shutil.copytree(PROJECT_ROOT / "examples" / "inventory-service", workspace)
+    for name, text in extra.items():
+        (workspace / name).write_text(text)
     git(workspace, env, "init", "-q")
     git(workspace, env, "add", "-A")
     git(workspace, env, "commit", "-qm", "generated")
@@ -55,6 +56,11 @@ def reviewed(tmp_path, env) -> Path:
     git(workspace, env, "add", "-A")
     git(workspace, env, "commit", "-qm", "reviewed")
     return workspace
+
+
+@pytest.fixture
+def reviewed(tmp_path, env) -> Path:
+    return make_reviewed(tmp_path / "inventory-service", env, {})
 
 
 def try_repo(clone: Path, hook: str, workspace: Path, env: dict[str, str]):
@@ -106,3 +112,34 @@ def test_sensors_pass_a_clean_staged_claimed_file(clone, reviewed, env):
     git(reviewed, env, "add", "src/inventory/pricing.py")
     done = try_repo(clone, "aidlc-review-sensors", reviewed, env)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_installed_hook_refuses_the_commit_itself(clone, tmp_path, env):
+    """The same hooks as a team adds them (``repo:`` + ``rev:``), run by ``git commit``."""
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    config = (
+        f"repos:\n  - repo: {clone}\n    rev: {rev}\n    hooks:\n"
+        "      - id: aidlc-review-verify\n      - id: aidlc-review-sensors\n"
+    )
+    workspace = make_reviewed(tmp_path / "ws", env, {".pre-commit-config.yaml": config})
+    install = [sys.executable, "-m", "pre_commit", "install"]
+    subprocess.run(install, cwd=workspace, env=env, check=True, capture_output=True)
+    (workspace / "aidlc-docs" / "notes.md").write_text("# Notes\n")
+    git(workspace, env, "add", "aidlc-docs/notes.md")
+    commit = ["git", "commit", "-qm", "notes"]
+    fresh = subprocess.run(commit, cwd=workspace, env=env, capture_output=True, text=True)
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    ledger = workspace / "src" / "inventory" / "ledger.py"
+    ledger.write_text(ledger.read_text() + "\nLIMIT = 10\n")
+    git(workspace, env, "add", "src/inventory/ledger.py")
+    stale = subprocess.run(
+        ["git", "commit", "-qm", "stale"], cwd=workspace, env=env, capture_output=True, text=True
+    )
+    assert stale.returncode == 1, stale.stdout + stale.stderr
+    assert "  src/inventory/ledger.py: " in stale.stdout + stale.stderr
+    head = subprocess.run(
+        ["git", "log", "--format=%s", "-1"], cwd=workspace, capture_output=True, text=True
+    ).stdout
+    assert head == "notes\n"  # the stale commit was not made
