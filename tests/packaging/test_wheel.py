@@ -91,6 +91,22 @@ def test_review_run_on_the_example_workspace(wheel_venv: Installed, tmp_path):
     assert json.loads((tmp_path / "out.sarif").read_text())["version"] == "2.1.0"
     sensors = wheel_venv.run("sensors", "list", cwd=tmp_path)
     assert sensors.returncode == 0 and "secret-scan" in sensors.stdout
+    manifest = workspace / "aidlc-docs/construction/u1-stock-ledger/code-generation"
+    ran = wheel_venv.run(
+        "sensors",
+        "run",
+        "--workspace",
+        str(workspace),
+        "--manifest",
+        str(manifest / "source-manifest.json"),
+        "--sensor",
+        "secret-scan",
+        "--json",
+        cwd=tmp_path,
+    )
+    assert ran.returncode == 0, ran.stderr
+    (check,) = json.loads(ran.stdout)["checks"]
+    assert (check["name"], check["status"]) == ("secret-scan", "passed")
 
 
 def test_the_packaged_definitions_are_read_only(wheel_venv: Installed, tmp_path):
