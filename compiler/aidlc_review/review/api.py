@@ -29,6 +29,7 @@ from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.receipt import findings_digest
 from aidlc_review.review.store import load_document, load_receipt, save_document
 from aidlc_review.review.unit import UnitContext
+from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verdict import READY
 from aidlc_review.review.waive import load_with_waivers
 from aidlc_review.review.waivers import with_waivers
@@ -84,9 +85,15 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
 
 
 def verify_review(
-    workspace: Path, unit: str | None, record: Path | None = None, manifest: Path | None = None
+    workspace: Path,
+    unit: str | None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    ready: bool = False,
 ) -> list[str]:
-    """Why the unit's receipt no longer holds (``path: reason`` lines); ``[]`` when fresh."""
+    """Why the unit's receipt no longer holds (``path: reason`` lines); ``[]`` when fresh.
+
+    ``ready``: a verdict other than READY is a reason too (for merge checks)."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     receipt = load_receipt(paths)
     reasons = stale_reasons(paths, receipt)
@@ -96,6 +103,9 @@ def verify_review(
         doc is None or findings_digest(doc.passes) != receipt.findings_digest
     ):
         reasons.append(f"{paths.display(paths.findings)}: findings changed since the receipt")
+    if ready and (doc is None or doc.verdict != READY):
+        verdict = "not reviewed" if doc is None else f"the verdict is {doc.verdict}"
+        reasons.append(f"{paths.display(paths.findings)}: {verdict}, not READY")
     return sorted(reasons)
 
 
@@ -171,6 +181,7 @@ def _one_pass(
     answer = _ask_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
     doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer)
     save_document(ctx.paths, doc)
+    record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, ctx.paths.unit, say)
     blocking = sum(1 for f in doc.open_findings() if f.blocking)
     say(
         f"attempt {doc.attempt}, pass {number}/{ctx.budget}: {doc.verdict} "

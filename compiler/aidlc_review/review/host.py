@@ -30,6 +30,7 @@ from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_document, save_document
 from aidlc_review.review.unit import UnitContext
+from aidlc_review.review.upstream_receipt import record_upstream_review
 
 HOST_AGENT = "host"
 
@@ -119,6 +120,7 @@ def submit_review(
             ctx, doc, gathered, engine.reviewer_record(HOST_AGENT, checked), checked
         )
         save_document(paths, doc)
+    record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, paths.unit, say)
     return outcome_of(doc, paths)
 
 
