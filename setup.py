@@ -2,7 +2,7 @@
 
 The top-level ``stages/ agents/ knowledge/ sensors/ scopes/`` folders (and their compiled
 ``tools/data/``) stay the single source in git. ``build_py`` copies them into the built
-package as ``aidlc_review/_plugin/``, where ``aidlc_review.layout.plugin_root`` finds them
+package as ``aidlc_review/_plugin/``, where ``aidlc_review.harness.layout.plugin_root`` finds them
 with ``importlib.resources``. An editable install reads them from the checkout instead.
 """
 

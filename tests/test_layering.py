@@ -46,9 +46,12 @@ def _in(module: str, package: str) -> bool:
 
 def test_definitions_import_nothing_of_ours_but_definitions():
     for module, imports in MODULES.items():
-        if _in(module, "definitions"):
+        if _in(module, "harness.definitions"):
             ours = {i for i in imports if i.startswith("aidlc_review")}
-            assert all(i.startswith("aidlc_review.definitions") for i in ours), (module, ours)
+            assert all(i.startswith("aidlc_review.harness.definitions") for i in ours), (
+                module,
+                ours,
+            )
 
 
 def test_only_the_cli_knows_about_argv():
@@ -59,12 +62,19 @@ def test_only_the_cli_knows_about_argv():
 
 
 def test_networkx_stays_behind_the_graph_module():
-    assert _importers_of("networkx") == {"aidlc_review.graph"}
+    assert _importers_of("networkx") == {"aidlc_review.compile.graph"}
 
 
 def test_sensors_do_not_import_the_graph_the_review_or_the_pipeline():
     for module in (m for m in MODULES if _in(m, "sensors")):
-        for banned in ("graph", "build", "validate", "bolt", "cli", "review"):
+        for banned in (
+            "compile.graph",
+            "compile.build",
+            "compile.validate",
+            "bolt",
+            "cli",
+            "review",
+        ):
             assert not any(_in(i, banned) for i in MODULES[module]), (module, banned)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 EXPR = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
 SKIPPED = ("Install aidlc-review",)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 ACTIONLINT = Path(sys.executable).parent / "actionlint"
 DOCS = PROJECT_ROOT / "docs" / "ci.md"

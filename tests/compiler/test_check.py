@@ -110,7 +110,7 @@ def test_a_changed_compiler_is_never_up_to_date(tmp_path):
     unchanged = _run_copy(copy, *check)
     assert (unchanged.returncode, unchanged.stdout) == (0, "")  # same code: up to date
 
-    compiled = copy / "compiled.py"
+    compiled = copy / "compile" / "compiled.py"
     compiled.write_text(compiled.read_text().replace('SPACE = "default"', 'SPACE = "team"'))
     edited = _run_copy(copy, *check)
     assert edited.returncode == 1, edited.stderr
@@ -123,5 +123,10 @@ def test_the_stamp_names_the_compiler_code_it_was_made_with(tmp_path):
     assert main(["compile", "--harness", str(root), "--check"]) == 0
     (saved,) = (Path(os.environ["XDG_CACHE_HOME"]) / "aidlc-review/compile-stamps").iterdir()
     code = json.loads(saved.read_text())["code"]
-    assert {"compiled.py", "definitions/stage.py", "graph.py", "loader.py"} <= set(code)
+    assert {
+        "compile/compiled.py",
+        "harness/definitions/stage.py",
+        "compile/graph.py",
+        "harness/loader.py",
+    } <= set(code)
     assert all(len(digest) == 64 for digest in code.values())

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.build import compile_harness
 from aidlc_review.cli.main import main
-from aidlc_review.layout import PROJECT_ROOT, HarnessLayout
+from aidlc_review.compile.build import compile_harness
+from aidlc_review.harness.layout import PROJECT_ROOT, HarnessLayout
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "project"
 OUTPUTS = ("stage-graph.json", "scope-grid.json", "scope-plans.json")

@@ -7,9 +7,8 @@ import itertools
 
 import pytest
 
-from aidlc_review.compiled import ALWAYS_LISTED, EXCLUDED_FIELDS, NODE_KEYS, stage_node
-from aidlc_review.definitions.stage import Stage
-from aidlc_review.gates import (
+from aidlc_review.compile.compiled import ALWAYS_LISTED, EXCLUDED_FIELDS, NODE_KEYS, stage_node
+from aidlc_review.compile.gates import (
     ACTIVE,
     COMPLETION,
     PER_STAGE,
@@ -20,7 +19,8 @@ from aidlc_review.gates import (
     Gate,
     resolve_gates,
 )
-from aidlc_review.graph import StageGraph
+from aidlc_review.compile.graph import StageGraph
+from aidlc_review.harness.definitions.stage import Stage
 
 # Keys the compiled node computes itself; model fields left out of it are in EXCLUDED_FIELDS.
 COMPUTED = {"slug", "name"}

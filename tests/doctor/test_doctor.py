@@ -6,7 +6,7 @@ import json
 import shutil
 
 from aidlc_review.cli.main import main
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 UPSTREAM = PROJECT_ROOT.parent / "shared" / "aidlc-upstream"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 from tests.packaging.wheel import pip_env
 
 UNIT = "u1-stock-ledger"

@@ -12,7 +12,7 @@ import shutil
 import zipfile
 
 from aidlc_review import __version__
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 from tests.packaging.wheel import SHARED, Installed
 
 DEFINITIONS = ("stages", "agents", "knowledge", "sensors", "scopes")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared"
 # What the sdist is built from: the tracked sources, none of the checkout's caches or venv.

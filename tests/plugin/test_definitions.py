@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from aidlc_review.build import load_valid
-from aidlc_review.layout import PROJECT_ROOT, HarnessLayout
+from aidlc_review.compile.build import load_valid
+from aidlc_review.harness.layout import PROJECT_ROOT, HarnessLayout
 
 KNOWLEDGE = PROJECT_ROOT / "knowledge" / "aidlc-code-reviewer-agent"
 ANSWER_SCHEMA = (

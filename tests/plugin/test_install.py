@@ -10,8 +10,8 @@ import re
 import shutil
 
 from aidlc_review.cli.main import main
-from aidlc_review.frontmatter import read_document
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.frontmatter import read_document
+from aidlc_review.harness.layout import PROJECT_ROOT
 from tests.plugin.trees import copy_project, copy_upstream, snapshot
 
 CONSTRUCTION = "aidlc-common/stages/construction"

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from aidlc_review.build import load_valid
 from aidlc_review.cli.main import main
-from aidlc_review.layout import HarnessLayout
-from aidlc_review.plans import resolve_plan, scope_plans_doc
+from aidlc_review.compile.build import load_valid
+from aidlc_review.compile.plans import resolve_plan, scope_plans_doc
+from aidlc_review.harness.layout import HarnessLayout
 
 SCOPES = (
     "enterprise", "feature", "mvp", "classic", "infra", "bugfix",

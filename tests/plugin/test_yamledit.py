@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.yamledit import FrontmatterText, check_edit
+from aidlc_review.harness.yamledit import FrontmatterText, check_edit
 
 SOURCE = """---
 slug: demo  # the stem

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 UPSTREAM = PROJECT_ROOT.parent / "shared" / "aidlc-harness"
 DEFINITION_DIRS = ("stages", "scopes", "agents", "knowledge", "sensors")

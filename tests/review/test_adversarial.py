@@ -465,7 +465,7 @@ DEEP_BLOCK = "".join(" " * i + "- \n" for i in range(0, 1000, 2))
 def test_yaml_nested_500_levels_in_a_definition_is_a_breadcrumb_not_a_crash(
     tmp_path: Path, yaml_text: str
 ) -> None:
-    from aidlc_review.frontmatter import FrontmatterError, read_document
+    from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 
     stage = tmp_path / "code-review.md"
     stage.write_text(f"---\n{yaml_text}---\n# body\n")

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from aidlc_review.cli.main import main
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "aidlc-harness"
 EXAMPLE = PROJECT_ROOT / "examples" / "inventory-service"

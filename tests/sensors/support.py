@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.definitions.sensor import SensorManifest
+from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors import CheckResult, run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared"
 UPSTREAM = SHARED / "aidlc-upstream"

@@ -18,7 +18,7 @@ from tests.upstream.conductor import Conductor, Directive
 from tests.upstream.engine import UpstreamProject, bun_dir
 
 from aidlc_review.cli.main import main
-from aidlc_review.layout import PROJECT_ROOT
+from aidlc_review.harness.layout import PROJECT_ROOT
 
 PATCH = PROJECT_ROOT / "docs" / "upstream-gate-deferral.patch"
 CODE_GENERATION = ".claude/aidlc-common/stages/construction/code-generation.md"

@@ -15,9 +15,9 @@ from typing import Any
 
 from ruamel.yaml.error import MarkedYAMLError
 
-from aidlc_review.breadcrumbs import did_you_mean, show
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.frontmatter import MAX_DEPTH, decode_text, make_yaml, node_line, too_deep
+from aidlc_review.harness.breadcrumbs import did_you_mean, show
+from aidlc_review.harness.frontmatter import MAX_DEPTH, decode_text, make_yaml, node_line, too_deep
 
 # Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

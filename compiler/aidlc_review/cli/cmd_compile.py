@@ -49,8 +49,8 @@ def _fix_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from aidlc_review import stamp
-    from aidlc_review.layout import HarnessLayout
+    from aidlc_review.compile import stamp
+    from aidlc_review.harness.layout import HarnessLayout
 
     layout = HarnessLayout.at(args.harness)
     out = args.out or layout.data_dir
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.check and stamp.is_up_to_date(layout, out, options):
         return 0
 
-    from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.cli.options import refuse_packaged_edit
+    from aidlc_review.compile.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.fsio import write_atomic
 
     if not args.check and args.out is None:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.check:
-        from aidlc_review.drift import report_drift
+        from aidlc_review.compile.drift import report_drift
 
         drift = report_drift(out, result.outputs)
         if drift:

@@ -41,13 +41,13 @@ def _emit(args: argparse.Namespace, rows: list[str], data: object = None) -> Non
 
 
 def run(args: argparse.Namespace) -> int:
-    from aidlc_review.layout import HarnessLayout
+    from aidlc_review.harness.layout import HarnessLayout
 
     layout = HarnessLayout.at(args.harness)
     if args.query == "cycles":
         return _cycles(args, layout)
 
-    from aidlc_review.build import load_valid
+    from aidlc_review.compile.build import load_valid
     from aidlc_review.errors import InvalidInput
 
     harness, graph, _ = load_valid(layout, args.strict)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         known = {s.name for s in harness.scopes} | {sc for s in harness.stages for sc in s.scopes}
         if args.name not in known:
-            from aidlc_review.breadcrumbs import did_you_mean
+            from aidlc_review.harness.breadcrumbs import did_you_mean
 
             raise InvalidInput(f"unknown scope {args.name!r}{did_you_mean(args.name, known)}")
         stages = [s.slug for s in graph.scope_stages(args.name)]
@@ -79,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _cycles(args: argparse.Namespace, layout: object) -> int:
+    from aidlc_review.compile.graph import StageGraph
     from aidlc_review.errors import ValidationFailed
-    from aidlc_review.graph import StageGraph
-    from aidlc_review.loader import load_harness
+    from aidlc_review.harness.loader import load_harness
 
     harness = load_harness(layout)  # type: ignore[arg-type]
     if harness.diagnostics:

@@ -30,9 +30,9 @@ def installed_ledger(args: argparse.Namespace):  # noqa: ANN201
 
 def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are imported lazily
     """(graph, {scope: review_cap}) of the harness the command names."""
-    from aidlc_review.build import STAGE_GRAPH, load_valid, pinned_numbers
-    from aidlc_review.layout import HarnessLayout
-    from aidlc_review.plans import known_scopes
+    from aidlc_review.compile.build import STAGE_GRAPH, load_valid, pinned_numbers
+    from aidlc_review.compile.plans import known_scopes
+    from aidlc_review.harness.layout import HarnessLayout
 
     layout = HarnessLayout.at(args.harness)
     pins = pinned_numbers(layout.data_dir / STAGE_GRAPH) if layout.installed else None
@@ -41,8 +41,8 @@ def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are im
 
 
 def check_scope(name: str, caps: dict) -> None:
-    from aidlc_review.breadcrumbs import did_you_mean
     from aidlc_review.errors import InvalidInput
+    from aidlc_review.harness.breadcrumbs import did_you_mean
 
     if name not in caps:
         raise InvalidInput(
@@ -53,8 +53,8 @@ def check_scope(name: str, caps: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aidlc_review.compile.plans import render_plan, resolve_plan
     from aidlc_review.fsio import dump_json
-    from aidlc_review.plans import render_plan, resolve_plan
 
     graph, caps = load_plans(args)
     check_scope(args.scope, caps)

@@ -35,9 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     from aidlc_review.cli.cmd_plan import check_scope, installed_ledger, load_plans
-    from aidlc_review.definitions.stage import CONSTRUCTION_MODES
+    from aidlc_review.compile.plans import render_overview, render_plan, resolve_plan
     from aidlc_review.fsio import dump_json
-    from aidlc_review.plans import render_overview, render_plan, resolve_plan
+    from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
 
     graph, caps = load_plans(args)
     if args.name is not None:
@@ -60,8 +60,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _show_installed(args: argparse.Namespace, ledger, names: list[str]) -> int:  # noqa: ANN001
     """Upstream's view of each scope: what runs, and the gates upstream presents per mode."""
-    from aidlc_review.definitions.stage import CONSTRUCTION_MODES
     from aidlc_review.fsio import dump_json
+    from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
     from aidlc_review.install.presented import presented_plan, render_presented
 
     plans = {
@@ -89,12 +89,12 @@ def _show_installed(args: argparse.Namespace, ledger, names: list[str]) -> int: 
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    from aidlc_review import stamp
-    from aidlc_review.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.cli.options import refuse_packaged_edit
+    from aidlc_review.compile import stamp
+    from aidlc_review.compile.build import STAGE_GRAPH, compile_harness, pinned_numbers
     from aidlc_review.fsio import write_atomic
-    from aidlc_review.layout import HarnessLayout
-    from aidlc_review.scope_edit import edit_stage_scopes
+    from aidlc_review.harness.layout import HarnessLayout
+    from aidlc_review.install.scope_edit import edit_stage_scopes
 
     refuse_packaged_edit(args.harness, f"scope {args.action}")
     layout = HarnessLayout.at(args.harness)

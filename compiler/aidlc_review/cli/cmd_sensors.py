@@ -185,9 +185,9 @@ def _describe(manifest: Any) -> dict[str, Any]:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
     from aidlc_review.sensors import run_sensors
     from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
-    from aidlc_review.source_manifest import claimed_files, read_source_manifest
 
     workspace = _workspace(args.workspace)
     manifests = pick_manifests(load_sensor_manifests(args.harness), args.sensor)
@@ -211,9 +211,13 @@ def _print_result(result: Any) -> None:
 
 def run_fire(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
+    from aidlc_review.review.source_manifest import (
+        claimed_files,
+        manifest_for_paths,
+        read_source_manifest,
+    )
     from aidlc_review.sensors import run_sensors
     from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
-    from aidlc_review.source_manifest import claimed_files, manifest_for_paths, read_source_manifest
 
     sensor = args.sensor
     words = list(args.verb_words)  # what followed "fire", as typed: the ID comes first

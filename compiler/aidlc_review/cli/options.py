@@ -30,7 +30,7 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 def refuse_packaged_edit(harness: Path | None, what: str) -> None:
     """Without ``--harness`` an installed tool would write into its own package's definitions."""
     from aidlc_review.errors import InvalidInput
-    from aidlc_review.layout import in_checkout
+    from aidlc_review.harness.layout import in_checkout
 
     if harness is None and not in_checkout():
         raise InvalidInput(

@@ -14,8 +14,8 @@ from typing import Any
 
 from aidlc_review import __version__
 from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.layout import HarnessLayout, in_checkout, plugin_root
 from aidlc_review.install.ledger import read_ledger
-from aidlc_review.layout import HarnessLayout, in_checkout, plugin_root
 from aidlc_review.review.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.tools import find_tool, tool_version
 

@@ -12,10 +12,10 @@ from pathlib import Path
 from aidlc_review.hooks.units import recorded_units
 from aidlc_review.review.api import verify_review
 from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.sensors import run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
 from aidlc_review.sensors.results import CheckResult
-from aidlc_review.source_manifest import claimed_files, read_source_manifest
 
 # file-local checks, fast enough for a commit; coverage stays with `review run` and CI
 COMMIT_SENSORS = ["formatter", "secret-scan", "linter", "type-check"]

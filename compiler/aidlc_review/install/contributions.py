@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.frontmatter import read_document
+from aidlc_review.harness.frontmatter import read_document
 
 
 @dataclass(frozen=True)

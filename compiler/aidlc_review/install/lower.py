@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 
+from aidlc_review.harness.yamledit import FrontmatterText, check_edit, scalar_list_block
 from aidlc_review.install.trial import consumes_block
-from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
 
 SENSOR_PREFIX = "review-"
 REVIEW_ARTIFACT = "code-review"

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review import __version__
-from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
+from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
 from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.layout import HarnessLayout, plugin_root
+from aidlc_review.harness.yamledit import FrontmatterText
 from aidlc_review.install import blocks, numbering
 from aidlc_review.install.contributions import load_contributions
 from aidlc_review.install.ledger import (
@@ -39,8 +41,6 @@ from aidlc_review.install.lower import (
     shim_name,
 )
 from aidlc_review.install.trial import compile_trial, harness_dir_name, source_form_plans
-from aidlc_review.layout import HarnessLayout, plugin_root
-from aidlc_review.yamledit import FrontmatterText
 
 REVIEW = "code-review"
 REVIEWED = "code-generation"

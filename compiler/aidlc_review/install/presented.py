@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.build import STAGE_GRAPH, load_valid, pinned_numbers
+from aidlc_review.compile.build import STAGE_GRAPH, load_valid, pinned_numbers
+from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.install.ledger import Ledger
-from aidlc_review.layout import HarnessLayout
 
 WHY = (
     "upstream's orchestrator gates every executed stage once per stage and has no key that "

@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, compile_harness, load_valid
-from aidlc_review.layout import HarnessLayout
-from aidlc_review.overlay import overlaid
-from aidlc_review.yamledit import FrontmatterText, check_edit, scalar_list_block
+from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, compile_harness, load_valid
+from aidlc_review.compile.overlay import overlaid
+from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.yamledit import FrontmatterText, check_edit, scalar_list_block
 
 EMBEDDED_REVIEW_KEYS = ("reviewer", "reviewer_max_iterations", "review_class", "review_artifact")
 
@@ -65,7 +65,7 @@ def source_form_plans(
     agents: dict[str, str],
 ) -> dict[str, Any]:
     """The compiled gate plans (scope-plans.json content) of the harness in source form."""
-    from aidlc_review.plans import scope_plans_doc
+    from aidlc_review.compile.plans import scope_plans_doc
 
     review_display = f"{plugin.display(plugin.stages_dir)}/construction/code-review.md"
     review = FrontmatterText.parse(

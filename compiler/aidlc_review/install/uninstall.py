@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aidlc_review.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
+from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
 from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.install import numbering
 from aidlc_review.install.ledger import read_ledger, sha256_text
 from aidlc_review.install.plan import (
@@ -25,7 +26,6 @@ from aidlc_review.install.plan import (
     recognise,
 )
 from aidlc_review.install.trial import compile_trial, harness_dir_name
-from aidlc_review.layout import HarnessLayout
 
 
 class EditedSinceInstall(InvalidInput):

@@ -23,7 +23,7 @@ from aidlc_review.review.freeze import TOOL_LEFTOVERS, digest_of, snapshot_sourc
 from aidlc_review.review.git_drift import changes_since, engine_owned, resolve_base
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.seal import check_seal, seal
-from aidlc_review.source_manifest import claimed_files, read_source_manifest
+from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
 
 CORRUPT_HINT = "delete it and run `review run` again"
 

@@ -27,12 +27,12 @@ from aidlc_review.review.models import (
 )
 from aidlc_review.review.receipt import issue_receipt
 from aidlc_review.review.report import tool_label
+from aidlc_review.review.source_manifest import SourceManifest, claimed_files, read_source_manifest
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import NOT_READY, READY, decide
 from aidlc_review.review.waivers import in_force
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
-from aidlc_review.source_manifest import SourceManifest, claimed_files, read_source_manifest
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"

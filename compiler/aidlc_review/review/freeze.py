@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
-from aidlc_review.source_manifest import SourceManifest, claimed_files, unreadable_claims
+from aidlc_review.review.source_manifest import SourceManifest, claimed_files, unreadable_claims
 
 SKIPPED_DIRS = frozenset(
     {

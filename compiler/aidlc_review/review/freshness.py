@@ -7,7 +7,11 @@ from aidlc_review.fsio import sha256_bytes, sha256_file
 from aidlc_review.review.baseline import drift, load_baseline
 from aidlc_review.review.models import Receipt
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.source_manifest import claimed_files, read_source_manifest, unreadable_claims
+from aidlc_review.review.source_manifest import (
+    claimed_files,
+    read_source_manifest,
+    unreadable_claims,
+)
 
 
 def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.definitions.sensor import SensorManifest
-from aidlc_review.definitions.stage import CONSTRUCTION_MODES, Stage
 from aidlc_review.errors import InvalidInput
-from aidlc_review.frontmatter import FrontmatterError, read_document
-from aidlc_review.layout import HarnessLayout
+from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
+from aidlc_review.harness.frontmatter import FrontmatterError, read_document
+from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.review.paths import STAGE, RecordPaths
 
 MAX_UPSTREAM = 200
@@ -35,7 +35,7 @@ class UnitContext:
 
     @classmethod
     def load(cls, paths: RecordPaths, harness: Path | None, mode: str) -> UnitContext:
-        from aidlc_review.build import load_valid
+        from aidlc_review.compile.build import load_valid
 
         if mode not in CONSTRUCTION_MODES:
             raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
@@ -114,7 +114,7 @@ def _as_authored(stage: Stage, harness: Path) -> Stage:
     """The stage as this plugin authored it. Installed in an upstream harness, code-review is
     led by its repairer and reviewed by its reviewer (upstream's one review loop); the ledger
     keeps who reviews, who repairs and the passes per mode."""
-    from aidlc_review.definitions.stage import MaxPasses
+    from aidlc_review.harness.definitions.stage import MaxPasses
     from aidlc_review.install.ledger import read_ledger
 
     ledger = read_ledger(harness)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from aidlc_review.breadcrumbs import did_you_mean
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
+from aidlc_review.harness.breadcrumbs import did_you_mean
 from aidlc_review.review.models import Finding, FindingsDocument, Waiver
 from aidlc_review.review.verdict import decide
 from aidlc_review.waiver_rule import holds, refusal

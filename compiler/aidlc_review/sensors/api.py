@@ -10,7 +10,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from aidlc_review.definitions.sensor import SensorManifest
+from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
 from aidlc_review.sensors.globs import filter_matching

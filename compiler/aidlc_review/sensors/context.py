@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
+from aidlc_review.harness.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
 from aidlc_review.sensors.cache import ConfigDigests, ResultCache, digest
 from aidlc_review.sensors.results import CheckFinding, CheckResult, make_finding, skipped
 from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, tool_version

@@ -9,10 +9,10 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from aidlc_review.definitions.sensor import SensorManifest
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.layout import HarnessLayout
-from aidlc_review.loader import SENSOR_KEYS, load_definition
+from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.loader import SENSOR_KEYS, load_definition
 
 
 def load_sensor_manifests(harness: Path | None) -> list[SensorManifest]:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from aidlc_review.definitions.base import KEBAB, Definition
+from aidlc_review.harness.definitions.base import KEBAB, Definition
 
 
 class Scope(Definition):

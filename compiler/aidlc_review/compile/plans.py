@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from aidlc_review.definitions.scope import Scope
-from aidlc_review.definitions.stage import CONSTRUCTION_MODES, Stage
-from aidlc_review.gates import PER_STAGE, PER_UNIT, Gate, resolve_gates
-from aidlc_review.graph import StageGraph
+from aidlc_review.compile.gates import PER_STAGE, PER_UNIT, Gate, resolve_gates
+from aidlc_review.compile.graph import StageGraph
+from aidlc_review.harness.definitions.scope import Scope
+from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
 
 PLANS_VERSION = 1
 BLOCKING = "blocking"

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from aidlc_review.breadcrumbs import did_you_mean
-from aidlc_review.definitions.stage import Stage
+from aidlc_review.compile.graph import StageGraph
 from aidlc_review.errors import Diagnostic
-from aidlc_review.graph import StageGraph
-from aidlc_review.loader import Harness
+from aidlc_review.harness.breadcrumbs import did_you_mean
+from aidlc_review.harness.definitions.stage import Stage
+from aidlc_review.harness.loader import Harness
 
 PSEUDO_AGENTS = frozenset({"orchestrator"})
 
@@ -36,7 +36,7 @@ class _Checker:
         self.by_slug: dict[str, Stage] = {}
 
     def err(self, stage: Stage, loc: tuple[str | int, ...], message: str) -> None:
-        from aidlc_review.breadcrumbs import key_path
+        from aidlc_review.harness.breadcrumbs import key_path
 
         self.errors.append(
             Diagnostic(stage.origin.path, self.h.line(stage, loc), key_path(loc), message)

@@ -9,12 +9,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aidlc_review.compiled import render, scope_grid_doc, stage_graph_doc
+from aidlc_review.compile.compiled import render, scope_grid_doc, stage_graph_doc
+from aidlc_review.compile.graph import StageGraph
+from aidlc_review.compile.validate import validate
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.graph import StageGraph
-from aidlc_review.layout import HarnessLayout
-from aidlc_review.loader import Harness, load_harness
-from aidlc_review.validate import validate
+from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.loader import Harness, load_harness
 
 STAGE_GRAPH = "stage-graph.json"
 SCOPE_GRID = "scope-grid.json"
@@ -95,7 +95,7 @@ def compile_harness(
     )
     result.outputs[SCOPE_GRID] = render(scope_grid_doc(graph))
     if uses_plugin(harness):
-        from aidlc_review.plans import scope_plans_doc
+        from aidlc_review.compile.plans import scope_plans_doc
 
         result.outputs[SCOPE_PLANS] = render(scope_plans_doc(graph, harness.scopes))
     return result

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from aidlc_review.definitions.base import KEBAB, Definition
+from aidlc_review.harness.definitions.base import KEBAB, Definition
 
 PHASES = ("initialization", "ideation", "inception", "construction", "operation")
 Phase = Literal["initialization", "ideation", "inception", "construction", "operation"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 PACKAGED = "_plugin"
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aidlc_review.definitions.stage import Stage
-from aidlc_review.graph import StageGraph
+from aidlc_review.compile.graph import StageGraph
+from aidlc_review.harness.definitions.stage import Stage
 
 PLAN_APPROVAL = "plan-approval"
 COMPLETION = "completion"

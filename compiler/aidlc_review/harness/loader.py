@@ -14,15 +14,20 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from aidlc_review.breadcrumbs import KeyChoices, diagnostics_from
-from aidlc_review.definitions.agent import Agent
-from aidlc_review.definitions.base import Definition, Origin
-from aidlc_review.definitions.scope import Scope
-from aidlc_review.definitions.sensor import Enforcement, RunnerSpec, SensorManifest, ToolSpec
-from aidlc_review.definitions.stage import Consume, MaxPasses, Stage
 from aidlc_review.errors import Diagnostic
-from aidlc_review.frontmatter import Document, FrontmatterError, read_document
-from aidlc_review.layout import HarnessLayout
+from aidlc_review.harness.breadcrumbs import KeyChoices, diagnostics_from
+from aidlc_review.harness.definitions.agent import Agent
+from aidlc_review.harness.definitions.base import Definition, Origin
+from aidlc_review.harness.definitions.scope import Scope
+from aidlc_review.harness.definitions.sensor import (
+    Enforcement,
+    RunnerSpec,
+    SensorManifest,
+    ToolSpec,
+)
+from aidlc_review.harness.definitions.stage import Consume, MaxPasses, Stage
+from aidlc_review.harness.frontmatter import Document, FrontmatterError, read_document
+from aidlc_review.harness.layout import HarnessLayout
 
 M = TypeVar("M", bound=Definition)
 

@@ -16,7 +16,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.frontmatter import FENCE, make_yaml, to_plain
+from aidlc_review.harness.frontmatter import FENCE, make_yaml, to_plain
 
 
 @dataclass

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from aidlc_review.definitions.sensor import SensorManifest
-from aidlc_review.definitions.stage import DEFAULT_REVIEWER_ITERATIONS, Stage
+from aidlc_review.compile.graph import StageGraph
 from aidlc_review.fsio import dump_json
-from aidlc_review.graph import StageGraph
-from aidlc_review.names import display_name
+from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.harness.definitions.stage import DEFAULT_REVIEWER_ITERATIONS, Stage
+from aidlc_review.harness.names import display_name
 
 SPACE = "default"
 MEMORY = f"aidlc/spaces/{SPACE}/memory"

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from aidlc_review.definitions.base import KEBAB, Definition
+from aidlc_review.harness.definitions.base import KEBAB, Definition
 
 Severity = Literal["critical", "major", "minor"]
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from aidlc_review.layout import HarnessLayout
+from aidlc_review.harness.layout import HarnessLayout
 
 
 @contextmanager
@@ -37,7 +37,7 @@ def overlaid(layout: HarnessLayout, changes: dict[str, str]) -> Iterator[Harness
 
 def validate_with_changes(layout: HarnessLayout, changes: dict[str, str]) -> None:
     """Raise ValidationFailed if the harness plus ``changes`` is invalid."""
-    from aidlc_review.build import load_valid
+    from aidlc_review.compile.build import load_valid
 
     with overlaid(layout, changes) as trial:
         load_valid(trial)

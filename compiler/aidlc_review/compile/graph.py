@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import networkx as nx
 
-from aidlc_review.definitions.stage import PHASES, Stage
+from aidlc_review.harness.definitions.stage import PHASES, Stage
 
 
 class StageGraph:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from aidlc_review.breadcrumbs import did_you_mean
-from aidlc_review.build import load_valid
+from aidlc_review.compile.build import load_valid
+from aidlc_review.compile.overlay import validate_with_changes
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
-from aidlc_review.layout import HarnessLayout
-from aidlc_review.overlay import validate_with_changes
-from aidlc_review.yamledit import FrontmatterText, check_edit
+from aidlc_review.harness.breadcrumbs import did_you_mean
+from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.yamledit import FrontmatterText, check_edit
 
 ADD = "add"
 REMOVE = "remove"

@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 
 from aidlc_review import __version__
-from aidlc_review.layout import HarnessLayout
+from aidlc_review.harness.layout import HarnessLayout
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def _cache_dir() -> Path:

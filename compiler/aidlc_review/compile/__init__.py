@@ -1,0 +1,1 @@
+"""Compiling a valid harness: validation, the stage graph, compiled artifacts, plans, stamp."""
