@@ -9,7 +9,9 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.review.models import FindingsDocument
+from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.sarif import sarif_log
+from aidlc_review.review.seal import seal
 from aidlc_review.review.waivers import with_waivers
 from aidlc_review.sensors.findings_schema import verdict_mismatches
 from tests.review.workspace import LEAKY, LINT_ERROR, UNIT, make_workspace
@@ -50,6 +52,13 @@ def document(ws) -> FindingsDocument:
 def finding_id(doc: FindingsDocument, check: str) -> str:
     (found,) = [f.id for f in doc.open_findings() if f.check == check]
     return found
+
+
+def as_the_engine_would_write(ws, text: str) -> None:
+    """Rewrite the findings document and seal it, as aidlc-review on this machine does."""
+    paths = RecordPaths.resolve(ws, UNIT, None, None)
+    paths.findings.write_text(text)
+    seal(paths, paths.findings, text.encode())
 
 
 @pytest.fixture
@@ -151,7 +160,7 @@ def test_an_expired_waiver_blocks_again(lint_only, capsys):
     path = lint_only / RECORD / "code-review-findings.json"
     data = json.loads(path.read_text())
     data["waivers"][0]["expires"] = (date.today() - timedelta(days=1)).isoformat()
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    as_the_engine_would_write(lint_only, json.dumps(data, indent=2) + "\n")
     capsys.readouterr()
     assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 1
     assert "approval refused: the verdict is NOT-READY" in capsys.readouterr().err
@@ -188,3 +197,42 @@ def test_bad_input_writes_nothing(lint_only, capsys):
     assert waive(lint_only, cr, "--expires", "soon") == 2
     assert capsys.readouterr().err == "--expires 'soon': not a date (YYYY-MM-DD)\n"
     assert path.read_bytes() == before
+
+
+def test_a_waiver_an_agent_writes_into_the_findings_json_approves_nothing(lint_only, capsys):
+    cr = finding_id(document(lint_only), "linter")
+    path = lint_only / RECORD / "code-review-findings.json"
+    data = json.loads(path.read_text())
+    data["waivers"] = [
+        {
+            "finding": cr,
+            "fingerprint": document(lint_only).open_findings()[0].fingerprint,
+            "reason": "looks fine to me",
+            "by": "lead",
+            "on": date.today().isoformat(),
+            "expires": None,
+        }
+    ]
+    data["verdict"] = "READY"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    capsys.readouterr()
+
+    assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 1
+    assert f"{RECORD}/code-review-findings.json: its seal does not match" in (
+        capsys.readouterr().err
+    )
+    assert main(["review", "verify", "--workspace", str(lint_only), "--unit", UNIT]) == 1
+    assert "its seal does not match" in capsys.readouterr().err
+    assert document(lint_only).gate == []
+
+
+def test_a_kill_between_sealing_and_writing_the_findings_loses_nothing(lint_only):
+    paths = RecordPaths.resolve(lint_only, UNIT, None, None)
+    before = paths.findings.read_bytes()
+    cr = finding_id(document(lint_only), "linter")
+    # the engine sealed the next document and was killed before writing it
+    seal(paths, paths.findings, b'{"next": "document"}\n', before)
+
+    assert waive(lint_only, cr) == 0  # the old bytes are still accepted, and the next write
+    assert document(lint_only).verdict == "READY"  # settles the seal on the new ones
+    assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 0

@@ -27,7 +27,7 @@ from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.receipt import findings_digest
-from aidlc_review.review.store import load_document, load_receipt, save_document
+from aidlc_review.review.store import load_receipt, load_unit_document, save_document
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verdict import READY
@@ -97,7 +97,7 @@ def verify_review(
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     receipt = load_receipt(paths)
     reasons = stale_reasons(paths, receipt)
-    doc = load_document(paths.findings)
+    doc = load_unit_document(paths)
     doc = with_waivers(doc, date.today()) if doc is not None else None
     if receipt is not None and (
         doc is None or findings_digest(doc.passes) != receipt.findings_digest
@@ -298,7 +298,7 @@ def review_status(
 ) -> dict[str, Any]:
     """Where the unit's review stands, for people and hosts (no side effects)."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    doc = load_document(paths.findings)
+    doc = load_unit_document(paths)
     base: dict[str, Any] = {
         "unit": unit,
         "findings_path": str(paths.findings),

@@ -16,7 +16,7 @@ from aidlc_review.review.api import verify_review
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.store import load_document, save_document
+from aidlc_review.review.store import load_unit_document, save_document
 from aidlc_review.review.verdict import READY
 from aidlc_review.review.waivers import with_waivers
 
@@ -51,7 +51,7 @@ def decide_gate(
         raise InvalidInput(f"gate decision {decision!r}: must be one of {', '.join(DECISIONS)}")
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     with unit_lock(paths, lambda _: None):
-        doc = load_document(paths.findings)
+        doc = load_unit_document(paths)
         if doc is None:
             raise GateRefused(
                 f"{paths.display(paths.findings)}: no review to decide on; "

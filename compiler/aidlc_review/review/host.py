@@ -28,7 +28,7 @@ from aidlc_review.review.brief import reviewer_brief, write_brief
 from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.store import load_document, save_document
+from aidlc_review.review.store import load_unit_document, save_document
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
 
@@ -59,7 +59,7 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
     ctx = UnitContext.load(paths, request.harness, request.mode)
     engine.read_manifest(ctx)
     with unit_lock(paths, say):
-        doc = load_document(paths.findings) or engine.new_document(paths.unit)
+        doc = load_unit_document(paths) or engine.new_document(paths.unit)
         number = len(doc.attempt_passes()) + 1
         if number > ctx.budget:
             raise InvalidInput(
@@ -106,7 +106,7 @@ def submit_review(
     except OSError as exc:
         raise InvalidInput(f"{answer}: cannot read the answer: {exc.strerror}") from None
     with unit_lock(paths, say):
-        doc = load_document(paths.findings) or engine.new_document(paths.unit)
+        doc = load_unit_document(paths) or engine.new_document(paths.unit)
         if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved["attempt"], saved["pass"]):
             raise InvalidInput(
                 f"--request {request_id}: already submitted, or superseded; "

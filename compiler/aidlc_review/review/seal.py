@@ -38,9 +38,21 @@ def state_dir() -> Path:
     return root / "aidlc-review"
 
 
-def seal(paths: RecordPaths, target: Path, data: bytes) -> None:
-    """Record the seal of ``data``, the bytes just written to ``target``."""
-    write_atomic(_seal_path(paths, target), _mac(paths, target, data) + "\n")
+def seal(paths: RecordPaths, target: Path, data: bytes, previous: bytes | None = None) -> None:
+    """Record the seal of ``data``, the bytes about to be written to ``target``.
+
+    With ``previous`` (the bytes ``target`` holds now) both are accepted until
+    ``settle`` is called after the write, so a kill between the two writes loses nothing.
+    """
+    macs = [_mac(paths, target, data)]
+    if previous is not None:
+        macs.append(_mac(paths, target, previous))
+    write_atomic(_seal_path(paths, target), "\n".join(macs) + "\n")
+
+
+def settle(paths: RecordPaths, target: Path, data: bytes) -> None:
+    """After ``target`` was written with ``data``: only ``data`` is accepted from now on."""
+    seal(paths, target, data)
 
 
 def unseal(paths: RecordPaths, target: Path) -> None:
@@ -57,12 +69,13 @@ def is_sealed(paths: RecordPaths, target: Path, data: bytes) -> bool:
     """True when sealed here; False when this machine never sealed ``target`` (a receipt
     committed elsewhere); ``ForgedState`` when a seal exists and the bytes do not match."""
     try:
-        recorded = _seal_path(paths, target).read_text(encoding="ascii").strip()
+        recorded = _seal_path(paths, target).read_text(encoding="ascii").split()
     except FileNotFoundError:
         return False
     except (OSError, UnicodeDecodeError):
-        recorded = ""
-    if not hmac.compare_digest(recorded, _mac(paths, target, data)):
+        recorded = []
+    mac = _mac(paths, target, data)
+    if not any(hmac.compare_digest(line, mac) for line in recorded):
         _refuse(paths, target)
     return True
 

@@ -12,7 +12,7 @@ from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.report import render_report
-from aidlc_review.review.seal import is_sealed, seal, unseal
+from aidlc_review.review.seal import check_seal, is_sealed, seal, settle, unseal
 
 
 def load_document(path: Path) -> FindingsDocument | None:
@@ -25,6 +25,23 @@ def load_document(path: Path) -> FindingsDocument | None:
         raise InvalidInput(f"{path}: {_first_error(exc)}") from None
 
 
+def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
+    """The unit's findings document, refused (``ForgedState``) when an agent rewrote it.
+
+    The document holds the verdict and the waivers, so it decides approval: it is
+    sealed like the receipt. Once this machine reviewed the unit (a baseline exists)
+    its seal is required; a document reviewed elsewhere and committed has none here.
+    """
+    doc = load_document(paths.findings)
+    if doc is not None:
+        raw = paths.findings.read_bytes()
+        if paths.baseline.is_file():
+            check_seal(paths, paths.findings, raw)
+        else:
+            is_sealed(paths, paths.findings, raw)
+    return doc
+
+
 def document_json(doc: FindingsDocument) -> str:
     return dump_json(doc.model_dump(mode="json", by_alias=True, exclude_none=False))
 
@@ -32,7 +49,10 @@ def document_json(doc: FindingsDocument) -> str:
 def save_document(paths: RecordPaths, doc: FindingsDocument) -> None:
     """Render both artifacts first, then write each atomically (findings first)."""
     findings, report = document_json(doc), render_report(doc)
+    previous = paths.findings.read_bytes() if paths.findings.is_file() else None
+    seal(paths, paths.findings, findings.encode(), previous)  # both accepted until settled
     write_atomic(paths.findings, findings)
+    settle(paths, paths.findings, findings.encode())
     write_atomic(paths.report, report)
     if doc.receipt is None:
         paths.receipt.unlink(missing_ok=True)

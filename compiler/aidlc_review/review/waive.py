@@ -8,7 +8,7 @@ from aidlc_review.errors import InvalidInput
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.store import load_document, save_document
+from aidlc_review.review.store import load_unit_document, save_document
 from aidlc_review.review.waivers import add_waiver, with_waivers
 
 
@@ -22,7 +22,7 @@ def waive_finding(
 ) -> FindingsDocument:
     """Record the waiver in the unit's findings document (and its report), under the lock."""
     with unit_lock(paths, lambda _: None):
-        doc = load_document(paths.findings)
+        doc = load_unit_document(paths)
         if doc is None:
             raise InvalidInput(
                 f"{paths.display(paths.findings)}: no review to waive a finding of; "
@@ -36,7 +36,7 @@ def waive_finding(
 def load_with_waivers(paths: RecordPaths, today: date) -> FindingsDocument | None:
     """The unit's document with its verdict decided again under today's waivers; saved when
     that changed it (a waiver expired since). Call it holding the unit's lock."""
-    doc = load_document(paths.findings)
+    doc = load_unit_document(paths)
     if doc is None:
         return None
     current = with_waivers(doc, today)
