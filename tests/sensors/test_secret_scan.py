@@ -143,3 +143,41 @@ def test_a_file_named_like_an_option_is_scanned_as_a_file(ws: Path) -> None:
         ("--help", "AWS Access Key"),
         ("-rf", "Private Key"),
     }
+
+
+def fake_stripe_key() -> str:
+    """A made-up live Stripe key, built here so the repository holds no literal one."""
+    return "sk_" + "live_" + "4eC39HqLyjWD" + "arjtT1zdp7dc"
+
+
+def test_one_stripe_key_that_three_detectors_flag_is_one_critical_finding_naming_them_all(
+    ws: Path,
+) -> None:
+    key = fake_stripe_key()
+    (ws / "src/billing.py").write_text(f'STRIPE_API_KEY = "{key}"\n')
+    result = run_one(ws, ["src/billing.py"], "secret-scan")
+    raw = detect_secrets_cli(ws, "src/billing.py")["results"]["src/billing.py"]
+    assert sorted(item["type"] for item in raw) == [
+        "Base64 High Entropy String",
+        "Secret Keyword",
+        "Stripe Access Key",
+    ]
+    [finding] = result.findings
+    hashed = raw[0]["hashed_secret"]
+    assert (finding.path, finding.line, finding.rule, finding.severity) == (
+        "src/billing.py",
+        1,
+        "Stripe Access Key",
+        "critical",
+    )
+    assert finding.message == (
+        "Stripe Access Key (detectors: Stripe Access Key, Secret Keyword, "
+        f"Base64 High Entropy String; hashed secret {hashed})"
+    )
+    assert key not in finding.message
+
+
+def test_a_secret_one_detector_flags_keeps_its_one_detector_wording(ws: Path) -> None:
+    result = run_one(ws, ["src/settings.py"], "secret-scan")
+    [finding] = result.findings
+    assert finding.message.startswith("AWS Access Key (hashed secret ")

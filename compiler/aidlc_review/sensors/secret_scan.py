@@ -1,7 +1,9 @@
 """secret-scan: detect-secrets' own scanner over the claimed files, minus the workspace baseline.
 
 The secret value is read by detect-secrets and never copied out: a finding keeps
-the type, path, line and the SHA-1 hash detect-secrets itself records.
+the type, path, line and the SHA-1 hash detect-secrets itself records. One secret
+that several plugins flag (a Stripe key is also a high-entropy string and a
+keyword's value) is one finding naming every detector.
 
 detect-secrets keeps its settings in a process-wide singleton and keys results by
 the path as given, relative to the current directory. So a scan holds a lock and
@@ -70,7 +72,7 @@ def run(ctx: SensorContext) -> CheckResult:
 
         found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
     ctx.secrets_seen = bool(found)  # baselined ones too: they are still in the source
-    fresh = [f for f in found if (f.path, f.rule, _hash_of(f)) not in known]
+    fresh = merge_detectors(ctx, [f for f in found if (f.path, f.rule, _hash_of(f)) not in known])
     fresh += too_large.values()
     return judged(
         ctx.name,
@@ -103,6 +105,38 @@ def _findings(ctx: SensorContext, collection: Any) -> dict[str, list[CheckFindin
             ctx.finding(path, secret.line_number, message, secret.type, "secret", "critical")
         )
     return found
+
+
+# detectors that flag the shape of a value rather than what it is: named after a specific one
+GENERIC = ("Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String")
+
+
+def merge_detectors(ctx: SensorContext, hits: list[CheckFinding]) -> list[CheckFinding]:
+    """One finding per secret (path, line, hash): its rule is the most specific detector and
+    its message names every detector that flagged it.
+
+    The per-detector hits stay what is cached and matched against the baseline, so a
+    baseline written by ``detect-secrets scan`` keeps applying hit by hit.
+    """
+    groups: dict[tuple[str, int | None, str], list[str]] = {}
+    for hit in hits:
+        groups.setdefault((hit.path, hit.line, _hash_of(hit)), []).append(hit.rule or "")
+    merged = []
+    for (path, line, hashed), detectors in groups.items():
+        named = sorted(set(detectors), key=_specific_first)
+        single = f"{named[0]} (hashed secret {hashed})"
+        message = single
+        if len(named) > 1:
+            message = f"{named[0]} (detectors: {', '.join(named)}; hashed secret {hashed})"
+        # the identity is the one-detector wording: a plugin more or less keeps the finding's ID
+        merged.append(
+            ctx.finding(path, line, message, named[0], "secret", "critical", identity=single)
+        )
+    return merged
+
+
+def _specific_first(detector: str) -> tuple[int, str]:
+    return (GENERIC.index(detector) + 1 if detector in GENERIC else 0, detector)
 
 
 def _hash_of(finding: CheckFinding) -> str:
