@@ -114,13 +114,17 @@ def test_paths_from_the_command_line_are_checked_like_a_manifest(workspace: Path
 
 REFUSED = [
     ("not-json", '{"stage": ', "not JSON: Expecting value: line 1 column 11 (char 10)"),
-    ("list", [], "$: must be an object, got a list"),
-    ("version-2", manifest({"path": "src/a.py"}, version=2), "$.version: must be 1, got 2"),
-    ("version-text", manifest({"path": "src/a.py"}, version="1"), '$.version: must be 1, got "1"'),
+    ("list", [], "$: must be a mapping, got a list"),
+    ("version-2", manifest({"path": "src/a.py"}, version=2), "$.version: must be one of 1; got 2"),
+    (
+        "version-text",
+        manifest({"path": "src/a.py"}, version="1"),
+        '$.version: must be one of 1; got "1"',
+    ),
     (
         "stage",
         manifest({"path": "src/a.py"}, stage="code-review"),
-        "$.stage: must be 'code-generation', got \"code-review\"",
+        '$.stage: must be one of code-generation; got "code-review"',
     ),
     (
         "unit-empty",
@@ -130,23 +134,28 @@ REFUSED = [
     (
         "unknown-key",
         manifest({"path": "src/a.py"}, generated_at="now"),
-        "$.generated_at: unknown key (allowed: stage, unit, version, writes)",
+        "$.generated_at: unknown key",
     ),
     (
         "writes-missing",
         {"stage": "code-generation", "version": 1},
-        "$.writes: must be a list, got null",
+        "$.writes: is required",
     ),
-    ("write-not-object", manifest("src/a.py"), "$.writes[0]: must be an object, got a string"),
+    (
+        "misspelt-key",
+        {"stage": "code-generation", "version": 1, "write": [{"path": "src/a.py"}]},
+        "$.write: unknown key (did you mean 'writes'?)\n{path}: $.writes: is required",
+    ),
+    ("write-not-object", manifest("src/a.py"), '$.writes[0]: must be a mapping, got "src/a.py"'),
     (
         "write-unknown-key",
         manifest({"path": "src/a.py", "sha": "x"}),
-        "$.writes[0].sha: unknown key (allowed: path, repo)",
+        "$.writes[0].sha: unknown key",
     ),
     (
         "path-missing",
         manifest({"repo": "repo-a"}),
-        "$.writes[0].path: must be a non-empty relative path, got null",
+        "$.writes[0].path: is required",
     ),
     (
         "absolute",
@@ -215,7 +224,7 @@ def test_a_malformed_manifest_is_refused_with_its_message(
     path = write(workspace, data)
     with pytest.raises(InvalidInput) as caught:
         read_source_manifest(path, workspace)
-    assert str(caught.value) == f"{path}: {message}"
+    assert str(caught.value) == f"{path}: {message}".replace("{path}", str(path))
 
 
 def test_repo_claims_are_refused_inside_a_git_worktree(workspace: Path) -> None:

@@ -71,6 +71,16 @@ class Scene:
             (root / (root / "current").read_text().strip() / "state.json").read_text()
         )
 
+    def record_state(self, data: dict) -> None:
+        """Write ``data`` as the run's state the way the tool itself does (sealed), to play
+        a run that died at a chosen point. Any other writer's state is refused."""
+        from aidlc_review.bolt.state import SEAL_KEY, RunState, sealed_json
+
+        data = {k: v for k, v in data.items() if k != SEAL_KEY}
+        state = RunState.model_validate_json(json.dumps(data))
+        root = self.repo / ".git" / "aidlc-bolt"
+        (root / state.id8 / "state.json").write_text(sealed_json(state))
+
     def squash_subjects(self) -> list[str]:
         return [
             s

@@ -82,12 +82,10 @@ def test_a_merge_committed_but_not_recorded_is_found_not_repeated(scene, capsys)
     assert main(scene.run_argv("- name: solo\n", agent)) == 0
     merged_as = scene.state()["units"]["solo"]["merge_commit"]
     # As if the run died between the squash commit and writing the state.
-    root = scene.repo / ".git" / "aidlc-bolt"
-    path = root / (root / "current").read_text().strip() / "state.json"
-    state = json.loads(path.read_text())
+    state = scene.state()
     state["phase"] = "running"
     state["units"]["solo"].update(status="finalized", merge_commit=None)
-    path.write_text(json.dumps(state))
+    scene.record_state(state)
     capsys.readouterr()
     assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 0
     assert f"[solo] already merged as {merged_as[:8]}\n" in capsys.readouterr().err
@@ -106,11 +104,9 @@ def test_a_run_killed_inside_the_squash_merge_rolls_it_back_and_merges_once(scen
         check=True,
         capture_output=True,
     )
-    root = scene.repo / ".git" / "aidlc-bolt"
-    path = root / state["run_id"][:8] / "state.json"
     state["phase"] = "running"
     state["units"]["solo"].update(status="merging", merge_commit=None)
-    path.write_text(json.dumps(state))
+    scene.record_state(state)
     capsys.readouterr()
     assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 0
     assert "[solo] rolling back an interrupted merge\n" in capsys.readouterr().err
@@ -130,10 +126,9 @@ def test_a_run_killed_during_a_review_picks_it_up_without_regenerating(scene, ca
     agent = scene.agents(stuck={"bug": True})
     assert main(scene.run_argv("- name: stuck\n", agent)) == 1
     state = scene.state()
-    path = scene.repo / ".git" / "aidlc-bolt" / state["run_id"][:8] / "state.json"
     state["phase"] = "running"
     state["units"]["stuck"].update(status="reviewing", commit=None)
-    path.write_text(json.dumps(state))
+    scene.record_state(state)
     capsys.readouterr()
     assert main(["bolt", "run", "--workspace", str(scene.repo), "--resume"]) == 1
     err = capsys.readouterr().err

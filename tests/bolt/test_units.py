@@ -102,8 +102,8 @@ def test_bad_names_self_dependencies_and_shapes(tmp_path):
     assert str(caught.value).splitlines() == [
         f"{path}:1: $[0].name: must be a name of letters, digits, '.', '_' or '-', got \"../x\"",
         f"{path}:3: $[1].depends_on[0]: a unit cannot depend on itself",
-        f"{path}:4: $[2]: must be a mapping with 'name', got 42",
-        f'{path}:6: $[3].depends_on: must be a list of unit names, got "c"',
+        f"{path}:4: $[2]: must be a mapping, got 42",
+        f'{path}:6: $[3].depends_on: must be a list, got "c"',
         f"{path}:7: $[4].name: is required",
     ]
 
@@ -122,7 +122,7 @@ def test_not_yaml_and_not_a_list(tmp_path):
     extra = write(tmp_path, "extra.yaml", "units: []\nunits_of_work: []\n")
     with pytest.raises(ValidationFailed) as caught:
         load_units(extra)
-    assert str(caught.value) == f"{extra}:2: $.units_of_work: unknown key (expected 'units')"
+    assert str(caught.value) == f"{extra}:2: $.units_of_work: unknown key"
 
 
 def test_names_git_cannot_use_in_a_branch_are_refused_before_the_run(tmp_path):
@@ -167,3 +167,21 @@ def test_names_that_differ_only_in_case_are_duplicates(tmp_path):
         f"{path}:2: $[1].name: duplicate unit 'Auth' "
         "(first at $[0], 'auth'; names differ only in case)",
     ]
+
+
+def test_misspelt_keys_and_wrong_types_name_their_line_and_the_key_meant(tmp_path):
+    path = write(
+        tmp_path,
+        "units.yaml",
+        "units:\n  - name: a\n    depend_on: [b]\n  - name: b\n    depends_on: [a, 7]\n",
+    )
+    with pytest.raises(ValidationFailed) as caught:
+        load_units(path)
+    assert str(caught.value).splitlines() == [
+        f"{path}:3: $.units[0].depend_on: unknown key (did you mean 'depends_on'?)",
+        f"{path}:5: $.units[1].depends_on[1]: must be a string, got 7",
+    ]
+    top = write(tmp_path, "top.yaml", "unit:\n  - a\n")
+    with pytest.raises(ValidationFailed) as caught:
+        load_units(top)
+    assert str(caught.value) == f"{top}:1: $.unit: unknown key (did you mean 'units'?)"

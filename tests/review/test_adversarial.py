@@ -404,10 +404,12 @@ def test_an_invalid_pyproject_is_exit_2_writes_nothing_and_after_the_fix_reviews
 @pytest.mark.parametrize(
     ("setting", "message"),
     [
-        ("coverage-threshold = nan", "must be a number from 0 to 100, got nan"),
+        ("coverage-threshold = nan", "must be a number from 0 to 100, got NaN"),
         ("coverage-threshold = 101", "must be a number from 0 to 100, got 101"),
-        ('coverage-threshold = "80"', "must be a number from 0 to 100, got '80'"),
+        ('coverage-threshold = "80"', 'must be a number from 0 to 100, got "80"'),
+        ('coverage-threshold = "eighty"', 'must be a number from 0 to 100, got "eighty"'),
         ("base-revision = 3", "must be a non-empty string, got 3"),
+        ('test-comand = "pytest"', "unknown key (did you mean 'test-command'?)"),
     ],
 )
 def test_bad_settings_are_refused_before_anything_is_written(
@@ -419,7 +421,8 @@ def test_bad_settings_are_refused_before_anything_is_written(
 
     assert main(review_args(ws)) == 2
     key = setting.split(" ")[0]
-    assert f"pyproject.toml: tool.aidlc-review.{key}: {message}" in capsys.readouterr().err
+    line = len(PYPROJECT.splitlines()) + 3
+    assert f"pyproject.toml:{line}: [tool.aidlc-review].{key}: {message}" in capsys.readouterr().err
     assert every_file_under(ws) == before
 
 

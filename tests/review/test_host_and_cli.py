@@ -225,11 +225,13 @@ def test_a_corrupt_request_file_is_bad_input_naming_the_file(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
     started = _start(ws, capsys)
     saved = ws / f"aidlc-docs/.aidlc-engine/code-review/{UNIT}/requests/{started['request']}.json"
-    saved.write_text("{}")
+    request = json.loads(saved.read_text())
+    saved.write_text(json.dumps({**request, "attempt": "1", "pas": 1}))
     answer = tmp_path / "answer.json"
     answer.write_text(json.dumps(ANSWER))
     argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
     assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 2
     assert capsys.readouterr().err == (
-        f"{saved}: not a valid request: $.attempt: missing or wrong type\n"
+        f"{saved}: not a valid request: $.attempt: must be an integer, got \"1\"; "
+        "$.pas: unknown key (did you mean 'pass'?)\n"
     )

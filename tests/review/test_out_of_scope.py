@@ -128,11 +128,16 @@ def test_the_stage_entry_baseline_is_kept_across_attempts(tmp_path, capsys):
             "{not json",
             "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
         ),
-        ("baseline.json", "{}", "$.files: missing"),
+        ("baseline.json", "{}", "$.files: is required"),
         (
             "baseline.json",
             '{"files": {"a.py": 1}, "excluded": []}',
-            "$.files['a.py']: not a string",
+            '$.files["a.py"]: must be a string, got 1',
+        ),
+        (
+            "baseline.json",
+            '{"files": {}, "exluded": []}',
+            "$.exluded: unknown key (did you mean 'excluded'?)",
         ),
         (
             "code-review-receipt.json",

@@ -16,7 +16,7 @@ from typing import Any
 from aidlc_review.bolt import merge
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.pipeline import discard
-from aidlc_review.bolt.state import STAGE_LEVEL, RunState, StateStore
+from aidlc_review.bolt.state import STAGE_LEVEL, RunPhase, RunState, StateStore
 from aidlc_review.errors import InvalidInput
 from aidlc_review.review.gate import decide_gate
 
@@ -108,7 +108,7 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
             )
     state.gate.append({"decision": "approve", "unit": unit, "not_merged": remaining})
     if all(u.approved for u in state.units.values()):
-        state.phase = "done"
+        state.phase = RunPhase.DONE
         _remove_worktrees(store)
     store.save()
     return remaining

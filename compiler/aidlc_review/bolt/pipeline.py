@@ -88,9 +88,12 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
 
 def _unit_states(plan: UnitPlan) -> dict[str, UnitState]:
     if not plan.units:
-        return {STAGE_LEVEL: UnitState(STAGE_LEVEL, [], 0)}
+        return {STAGE_LEVEL: UnitState(name=STAGE_LEVEL, depends_on=[], batch=0)}
     level = {name: k for k, batch in enumerate(plan.batches) for name in batch}
-    return {u.name: UnitState(u.name, list(u.depends_on), level[u.name]) for u in plan.units}
+    return {
+        u.name: UnitState(name=u.name, depends_on=list(u.depends_on), batch=level[u.name])
+        for u in plan.units
+    }
 
 
 def _refuse_unfinished(root: Path) -> None:

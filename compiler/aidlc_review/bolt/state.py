@@ -10,41 +10,74 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.fsio import canonical_json, dump_json, write_atomic
+from aidlc_review.typed_load import parse_json
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 STATE_DIR = "aidlc-bolt"
 STAGE_LEVEL = "(stage)"
+SEAL_KEY = "seal"
+SEAL_LABEL = "aidlc-bolt run state"
 
-# Unit lifecycle. On resume an interrupted generation starts again in a fresh worktree, an
-# interrupted review is picked up by the runtime in the same worktree, an interrupted merge
-# is rolled back and redone; every other status is a finished step resume does not repeat.
-IN_FLIGHT = ("generating", "reviewing")
-MERGEABLE = ("finalized", "merging")
-AT_GATE = ("held", "refused", "failed", "blocked", "conflict")
-STATUSES = (
-    "pending",
-    *IN_FLIGHT,
-    "generated",
-    "reviewed",
-    *MERGEABLE,
-    "merged",
-    "reopened",
-    *AT_GATE,
+
+class UnitStatus(StrEnum):
+    """Unit lifecycle. On resume an interrupted generation starts again in a fresh worktree,
+    an interrupted review is picked up by the runtime in the same worktree, an interrupted
+    merge is rolled back and redone; every other status is a finished step resume does not
+    repeat."""
+
+    PENDING = "pending"
+    GENERATING = "generating"
+    REVIEWING = "reviewing"
+    GENERATED = "generated"
+    REVIEWED = "reviewed"
+    FINALIZED = "finalized"
+    MERGING = "merging"
+    MERGED = "merged"
+    REOPENED = "reopened"
+    HELD = "held"
+    REFUSED = "refused"
+    FAILED = "failed"
+    BLOCKED = "blocked"
+    CONFLICT = "conflict"
+
+
+class RunPhase(StrEnum):
+    RUNNING = "running"
+    GATE = "gate"
+    DONE = "done"
+    ABANDONED = "abandoned"
+
+
+IN_FLIGHT = (UnitStatus.GENERATING, UnitStatus.REVIEWING)
+MERGEABLE = (UnitStatus.FINALIZED, UnitStatus.MERGING)
+AT_GATE = (
+    UnitStatus.HELD,
+    UnitStatus.REFUSED,
+    UnitStatus.FAILED,
+    UnitStatus.BLOCKED,
+    UnitStatus.CONFLICT,
 )
+STATUSES = tuple(UnitStatus)
 
 
-@dataclass
-class UnitState:
+class UnitState(BaseModel):
+    """One unit's recorded progress. Changed only through ``StateStore.update``, which
+    validates the whole changed record before anything of it is applied."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     name: str
     depends_on: list[str]
     batch: int
-    status: str = "pending"
+    status: UnitStatus = UnitStatus.PENDING
     attempt: int = 1
     branch: str | None = None
     worktree: str | None = None
@@ -54,16 +87,19 @@ class UnitState:
     landed: str | None = None  # the unit commit whose changes the target has (last merge)
     verdict: str | None = None
     passes_used: int = 0
-    open_findings: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    open_findings: list[dict[str, Any]] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)
     approved: bool = False
     # Regenerate on the target's head rather than the batch base: set when the unit's own
     # earlier merge (or the change it conflicted with) is on the target already.
     rebase: bool = False
 
 
-@dataclass
-class RunState:
+class RunState(BaseModel):
+    """``state.json``: the run as recorded (sealed; see ``StateStore``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, validate_assignment=True)
+
     run_id: str
     workspace: str
     base: str
@@ -76,8 +112,8 @@ class RunState:
     harness: str | None
     batches: list[list[str]]
     units: dict[str, UnitState]
-    phase: str = "running"  # running -> gate -> done
-    gate: list[dict[str, Any]] = field(default_factory=list)
+    phase: RunPhase = RunPhase.RUNNING
+    gate: list[dict[str, Any]] = Field(default_factory=list)
     version: int = STATE_VERSION
 
     @property
@@ -94,7 +130,13 @@ def bolt_root(common_dir: Path) -> Path:
 
 
 class StateStore:
-    """The one writer of ``state.json``; safe to call from the unit threads."""
+    """The one writer of ``state.json``; safe to call from the unit threads.
+
+    The agents run in worktrees of this repository and can reach its ``.git`` directory,
+    so the state (which says what is merged and what the gate may approve) carries a seal:
+    an HMAC under the machine's review key kept outside the workspace
+    (``review.seal``). A state file whose seal does not match is refused, never used.
+    """
 
     def __init__(self, path: Path, state: RunState):
         self.path = path
@@ -107,21 +149,39 @@ class StateStore:
 
     def save(self) -> None:
         with self._lock:
-            write_atomic(self.path, dump_json(_to_json(self.state)))
+            self._write()
 
     def update(self, name: str, **changes: Any) -> UnitState:
+        """Apply ``changes`` to one unit: validated as a whole first, then written."""
         with self._lock:
             unit = self.state.units[name]
-            for key, value in changes.items():
-                if not hasattr(unit, key):
-                    raise AttributeError(key)
-                setattr(unit, key, value)
-            write_atomic(self.path, dump_json(_to_json(self.state)))
+            unknown = sorted(set(changes) - set(UnitState.model_fields))
+            if unknown:
+                raise AttributeError(", ".join(unknown))
+            record = {**unit.model_dump(mode="json"), **changes}
+            checked = UnitState.model_validate_json(json.dumps(record))
+            for key in changes:
+                setattr(unit, key, getattr(checked, key))
+            self._write()
             return unit
 
-    def set_phase(self, phase: str) -> None:
-        self.state.phase = phase
+    def set_phase(self, phase: RunPhase | str) -> None:
+        self.state.phase = RunPhase(phase)
         self.save()
+
+    def _write(self) -> None:
+        write_atomic(self.path, sealed_json(self.state))
+
+
+def sealed_json(state: RunState) -> str:
+    """The state file's text: the state and, last, its seal."""
+    from aidlc_review.review.seal import sign
+
+    data = state.model_dump(mode="json")
+    data["units"] = dict(sorted(data["units"].items()))
+    return dump_json(
+        {**data, SEAL_KEY: sign(Path(state.workspace), SEAL_LABEL, canonical_json(data))}
+    )
 
 
 def create_store(root: Path, state: RunState) -> StateStore:
@@ -132,27 +192,54 @@ def create_store(root: Path, state: RunState) -> StateStore:
 
 
 def open_store(root: Path) -> StateStore:
-    """The latest run's state; InvalidInput when there is none or it cannot be read."""
+    """The latest run's state; InvalidInput when there is none, it cannot be read, or its
+    seal does not match (an agent, or anything but this tool on this machine, wrote it)."""
     pointer = root / "current"
     if not pointer.is_file():
         raise InvalidInput(f"{root.parent.parent}: no bolt run recorded in this repository")
     path = root / pointer.read_text().strip() / "state.json"
     try:
-        data = json.loads(path.read_text())
-        return StateStore(path, _from_json(data))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidInput(f"{path}: unreadable bolt state: {exc}") from None
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"{path}: unreadable bolt state: {exc.strerror}") from None
+    return StateStore(path, read_state(path, raw))
 
 
-def _to_json(state: RunState) -> dict[str, Any]:
-    data = asdict(state)
-    data["units"] = {name: asdict(unit) for name, unit in sorted(state.units.items())}
-    return data
+def read_state(path: Path, raw: bytes) -> RunState:
+    hint = f"remove {path.parent} to give the run up"
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"{path}: not a valid bolt state: not JSON: {exc}; {hint}") from None
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        found = data.get("version") if isinstance(data, dict) else None
+        raise InvalidInput(
+            f"{path}: not a valid bolt state: $.version: must be {STATE_VERSION}, "
+            f"got {json.dumps(found)}; {hint}"
+        )
+    _check_seal(path, data)
+    state = parse_json(RunState, canonical_json(data), str(path), what="bolt state", hint=hint)
+    if state.id8 != path.parent.name:
+        _forged(path)
+    return state
 
 
-def _from_json(data: dict[str, Any]) -> RunState:
-    if data.get("version") != STATE_VERSION:
-        raise ValueError(f"state version {data.get('version')!r}, expected {STATE_VERSION}")
-    known = {f.name for f in fields(RunState)}
-    units = {name: UnitState(**unit) for name, unit in data["units"].items()}
-    return RunState(**{k: v for k, v in data.items() if k in known and k != "units"}, units=units)
+def _check_seal(path: Path, data: dict[str, Any]) -> None:
+    import hmac
+
+    from aidlc_review.review.seal import sign
+
+    recorded = data.pop(SEAL_KEY, None)
+    workspace = data.get("workspace")
+    if not isinstance(recorded, str) or not isinstance(workspace, str):
+        _forged(path)
+    if not hmac.compare_digest(recorded, sign(Path(workspace), SEAL_LABEL, canonical_json(data))):
+        _forged(path)
+
+
+def _forged(path: Path) -> NoReturn:
+    raise InvalidInput(
+        f"{path}: its seal does not match: the bolt run state was not written by aidlc-review "
+        "on this machine, or an agent rewrote it; it cannot be trusted, so nothing is merged "
+        f"or approved from it. Inspect the run, then remove {path.parent} and start a new run"
+    )

@@ -13,18 +13,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from ruamel.yaml.error import MarkedYAMLError
 
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.harness.breadcrumbs import did_you_mean, show
-from aidlc_review.harness.frontmatter import MAX_DEPTH, decode_text, make_yaml, node_line, too_deep
+from aidlc_review.harness.frontmatter import (
+    MAX_DEPTH,
+    decode_text,
+    make_yaml,
+    node_line,
+    to_plain,
+    too_deep,
+)
+from aidlc_review.review.paths import UNIT_NAME
+from aidlc_review.typed_load import check, did_you_mean, show, validate
 
-# Unit names become branch names (``bolt-<id8>_<unit>``) and directory names.
-UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# Unit names (``review.paths.UNIT_NAME``) become branch names (``bolt-<id8>_<unit>``) and
+# directory names.
 # Within those characters, what git refuses in a ref name (git-check-ref-format(1)): a run
 # with such a unit could never create its branch, so it could never finish.
 NOT_IN_A_BRANCH = re.compile(r"\.\.|\.$|\.lock$")
-UNIT_KEYS = ("name", "depends_on")
 
 
 @dataclass(frozen=True)
@@ -100,39 +108,59 @@ def plan_units(data: Any, shown: str) -> UnitPlan:
     return UnitPlan(plain, _batches(plain))
 
 
+class UnitEntry(BaseModel):
+    """One entry of the units file (a bare name is a unit without dependencies)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    name: str
+    depends_on: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_name(cls, data: Any) -> Any:
+        return {"name": data} if isinstance(data, str) else data
+
+    @field_validator("depends_on", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+    @field_validator("name")
+    @classmethod
+    def _branch_safe(cls, name: str) -> str:
+        if not UNIT_NAME.match(name) or name in (".", ".."):
+            raise ValueError(
+                f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}"
+            )
+        if NOT_IN_A_BRANCH.search(name):
+            message = "cannot be part of a git branch name (no '..', no trailing '.' or '.lock')"
+            raise ValueError(f"{message}, got {show(name)}")
+        return name
+
+
+class UnitsFile(BaseModel):
+    """The mapping shape: ``{units: [...]}`` (entries are checked one by one)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    units: list[Any] = Field(default_factory=list)
+
+    @field_validator("units", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+
 def _unit_list(data: Any, shown: str) -> tuple[list[Any], str]:
     if data is None:
         return [], "$"
     if isinstance(data, dict):
-        extra = sorted(str(k) for k in data if k != "units")
-        if extra:
-            raise ValidationFailed(
-                [
-                    Diagnostic(
-                        shown,
-                        _line(data, (extra[0],)),
-                        f"$.{extra[0]}",
-                        "unknown key (expected 'units')",
-                    )
-                ]
-            )
-        data = data.get("units") or []
-        if not isinstance(data, list):
-            raise ValidationFailed(
-                [Diagnostic(shown, 0, "$.units", f"must be a list, got {show(data)}")]
-            )
-        return data, "$.units"
+        validate(UnitsFile, to_plain(data), shown, line_of=lambda loc: _line(data, loc))
+        return data.get("units") or [], "$.units"
     if not isinstance(data, list):
-        raise ValidationFailed(
-            [
-                Diagnostic(
-                    shown,
-                    1,
-                    "$",
-                    f"must be a list of units or a mapping with 'units', got {show(data)}",
-                )
-            ]
-        )
+        message = f"must be a list of units or a mapping with 'units', got {show(data)}"
+        raise ValidationFailed([Diagnostic(shown, 1, "$", message)])
     return data, "$"
 
 
@@ -143,56 +171,25 @@ def _read_units(
     first_seen: dict[str, tuple[int, str]] = {}
     for index, item in enumerate(items):
         where = f"{prefix}[{index}]"
-        line = _line(items, (index,))
-        if isinstance(item, str):  # a bare name is a unit without dependencies
-            item = {"name": item}
-        if not isinstance(item, dict):
-            out.append(
-                Diagnostic(shown, line, where, f"must be a mapping with 'name', got {show(item)}")
-            )
+
+        def line_of(loc: tuple[str | int, ...], index: int = index) -> int:
+            return _line(items, (index, *loc))
+
+        entry, problems = check(UnitEntry, to_plain(item), shown, line_of=line_of, root=where)
+        out.extend(problems)
+        if entry is None:
             continue
-        for key in sorted(str(k) for k in item if k not in UNIT_KEYS):
-            out.append(
-                Diagnostic(
-                    shown,
-                    _line(items, (index, key)),
-                    f"{where}.{key}",
-                    "unknown key" + did_you_mean(key, UNIT_KEYS),
-                )
-            )
-        name = item.get("name")
-        if not isinstance(name, str) or not UNIT_NAME.match(name):
-            message = (
-                "is required"
-                if name is None
-                else f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}"
-            )
-            out.append(Diagnostic(shown, line, f"{where}.name", message))
-            continue
-        if NOT_IN_A_BRANCH.search(name):
-            message = "cannot be part of a git branch name (no '..', no trailing '.' or '.lock')"
-            out.append(Diagnostic(shown, line, f"{where}.name", f"{message}, got {show(name)}"))
-            continue
-        key = name.casefold()  # branches and worktree folders collide on case-insensitive disks
+        key = (
+            entry.name.casefold()
+        )  # branches and worktree folders collide on case-insensitive disks
         if key in first_seen:
             first, seen_as = first_seen[key]
-            also = "" if seen_as == name else f", {seen_as!r}; names differ only in case"
-            message = f"duplicate unit {name!r} (first at {prefix}[{first}]{also})"
-            out.append(Diagnostic(shown, _line(items, (index, "name")), f"{where}.name", message))
+            also = "" if seen_as == entry.name else f", {seen_as!r}; names differ only in case"
+            message = f"duplicate unit {entry.name!r} (first at {prefix}[{first}]{also})"
+            out.append(Diagnostic(shown, line_of(("name",)), f"{where}.name", message))
             continue
-        first_seen[key] = (index, name)
-        deps = item.get("depends_on") or []
-        if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
-            out.append(
-                Diagnostic(
-                    shown,
-                    _line(items, (index, "depends_on")),
-                    f"{where}.depends_on",
-                    f"must be a list of unit names, got {show(deps)}",
-                )
-            )
-            continue
-        units.append((Unit(str(name), tuple(dict.fromkeys(str(d) for d in deps))), index))
+        first_seen[key] = (index, entry.name)
+        units.append((Unit(entry.name, tuple(dict.fromkeys(entry.depends_on))), index))
     return units
 
 

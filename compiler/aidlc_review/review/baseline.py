@@ -12,10 +12,9 @@ what code generation changed before the first pass.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
@@ -24,16 +23,20 @@ from aidlc_review.review.git_drift import changes_since, engine_owned, resolve_b
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.seal import check_seal, seal
 from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
+from aidlc_review.typed_load import parse_json
 
 CORRUPT_HINT = "delete it and run `review run` again"
 
 
-@dataclass(frozen=True)
-class Baseline:
-    files: dict[str, str]
-    excluded: list[str]
-    claimed: list[str]
+class Baseline(BaseModel):
+    """``baseline.json``: what the workspace held when the unit's review began."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
     base: str | None = None  # the unit's base commit; None outside git
+    claimed: list[str] = Field(default_factory=list)
+    excluded: list[str] = Field(default_factory=list)
+    files: dict[str, str]
 
     @property
     def digest(self) -> str:
@@ -53,13 +56,7 @@ def ensure_baseline(
         claimed=sorted(claimed),
         base=resolve_base(paths.workspace, base_revision),
     )
-    data = {
-        "base": baseline.base,
-        "claimed": baseline.claimed,
-        "excluded": baseline.excluded,
-        "files": baseline.files,
-    }
-    text = dump_json(data)
+    text = dump_json(baseline.model_dump(mode="json"))
     seal(paths, paths.baseline, text.encode())
     write_atomic(paths.baseline, text)
     return baseline
@@ -69,27 +66,11 @@ def load_baseline(paths: RecordPaths) -> Baseline | None:
     if not paths.baseline.is_file():
         return None
     raw = paths.baseline.read_bytes()
-    try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        _refuse(paths, f"not JSON: {exc}")
-    if not isinstance(data, dict):
-        _refuse(paths, "$: not an object")
-    if "files" not in data:
-        _refuse(paths, "$.files: missing")
-    files = data["files"]
-    if not isinstance(files, dict):
-        _refuse(paths, "$.files: not an object")
-    for rel, digest in files.items():
-        if not isinstance(digest, str):
-            _refuse(paths, f"$.files[{rel!r}]: not a string")
-    excluded = _strings(paths, data, "excluded")
-    claimed = _strings(paths, data, "claimed")
-    base = data.get("base")
-    if base is not None and not isinstance(base, str):
-        _refuse(paths, "$.base: not a string")
+    baseline = parse_json(
+        Baseline, raw, str(paths.baseline), what="stage-entry baseline", hint=CORRUPT_HINT
+    )
     check_seal(paths, paths.baseline, raw)
-    return Baseline(files=files, excluded=excluded, claimed=claimed, base=base)
+    return baseline
 
 
 def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
@@ -154,16 +135,3 @@ def claims_of_every_unit(paths: RecordPaths) -> set[str]:
         except InvalidInput:
             continue
     return claimed
-
-
-def _strings(paths: RecordPaths, data: dict[str, Any], key: str) -> list[str]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _refuse(paths, f"$.{key}: not a list of strings")
-    return list(value)
-
-
-def _refuse(paths: RecordPaths, what: str) -> NoReturn:
-    raise InvalidInput(
-        f"{paths.baseline}: not a valid stage-entry baseline: {what}; {CORRUPT_HINT}"
-    )

@@ -11,12 +11,13 @@ cache makes that cheap).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
@@ -31,6 +32,7 @@ from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_unit_document, save_document
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
+from aidlc_review.typed_load import load_json
 
 HOST_AGENT = "host"
 
@@ -42,6 +44,23 @@ class StaleRequest(AidlcError):
 
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]+$")
+
+
+class SavedRequest(BaseModel):
+    """``requests/<id>.json``: what ``start`` saw, kept for ``submit``. The host can edit
+    it; nothing in it is trusted beyond what the request id binds (see ``_binding``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+    request: str
+    attempt: int
+    number: int = Field(alias="pass")
+    mode: str
+    harness: str
+    manifest_digest: str
+    files: dict[str, str]
+    fingerprint: str
+    results: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -72,18 +91,19 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
         brief = write_brief(
             paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
         )
-        saved = {
-            "request": request_id,
-            "attempt": doc.attempt,
-            "pass": number,
-            "mode": ctx.mode,
-            "harness": str(ctx.harness),
-            "manifest_digest": gathered.frozen.manifest_digest,
-            "files": gathered.frozen.files,
-            "fingerprint": gathered.frozen.fingerprint,
-            "results": [r.to_json() for r in gathered.results],
-        }
-        write_atomic(paths.requests / f"{request_id}.json", dump_json(saved))
+        saved = SavedRequest(
+            request=request_id,
+            attempt=doc.attempt,
+            number=number,
+            mode=ctx.mode,
+            harness=str(ctx.harness),
+            manifest_digest=gathered.frozen.manifest_digest,
+            files=gathered.frozen.files,
+            fingerprint=gathered.frozen.fingerprint,
+            results=[r.to_json() for r in gathered.results],
+        )
+        text = dump_json(saved.model_dump(mode="json", by_alias=True))
+        write_atomic(paths.requests / f"{request_id}.json", text)
     return Started(request_id, brief, doc.attempt, number, ctx.budget)
 
 
@@ -100,14 +120,14 @@ def submit_review(
     say = progress or (lambda _: None)
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     saved = _load_request(paths, request_id)
-    ctx = UnitContext.load(paths, Path(saved["harness"]), saved["mode"])
+    ctx = UnitContext.load(paths, Path(saved.harness), saved.mode)
     try:
         text = answer.read_bytes()
     except OSError as exc:
         raise InvalidInput(f"{answer}: cannot read the answer: {exc.strerror}") from None
     with unit_lock(paths, say):
         doc = load_unit_document(paths) or engine.new_document(paths.unit)
-        if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved["attempt"], saved["pass"]):
+        if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved.attempt, saved.number):
             raise InvalidInput(
                 f"--request {request_id}: already submitted, or superseded; "
                 "run `review start` again"
@@ -124,24 +144,17 @@ def submit_review(
     return outcome_of(doc, paths)
 
 
-def _load_request(paths: RecordPaths, request_id: str) -> dict[str, Any]:
+def _load_request(paths: RecordPaths, request_id: str) -> SavedRequest:
     if not _REQUEST_ID.match(request_id):
         raise InvalidInput(f"--request {request_id!r}: not a request id printed by `review start`")
     path = paths.requests / f"{request_id}.json"
     if not path.is_file():
         raise InvalidInput(f"--request {request_id}: no such request for this unit")
-    try:
-        data = json.loads(path.read_bytes())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: not a valid request: not JSON: {exc}") from None
-    for key, kind in (("attempt", int), ("pass", int), ("mode", str), ("harness", str)):
-        if not isinstance(data, dict) or not isinstance(data.get(key), kind):
-            raise InvalidInput(f"{path}: not a valid request: $.{key}: missing or wrong type")
-    return data
+    return load_json(SavedRequest, path, what="request")
 
 
 def _regather(
-    ctx: UnitContext, saved: dict[str, Any], request_id: str, say: Callable[[str], None]
+    ctx: UnitContext, saved: SavedRequest, request_id: str, say: Callable[[str], None]
 ) -> engine.Gathered:
     """Freeze and run the sensors again, and check the source is still what ``start`` saw.
 
@@ -162,10 +175,10 @@ def _binding(fingerprint: str, mode: str, harness: str) -> str:
     return hashlib.sha256(f"{fingerprint}\0{mode}\0{harness}".encode()).hexdigest()[:8]
 
 
-def _check_fresh(frozen: Frozen, saved: dict[str, Any], request_id: str) -> None:
+def _check_fresh(frozen: Frozen, saved: SavedRequest, request_id: str) -> None:
     fingerprint = frozen.fingerprint
-    bound = _binding(fingerprint, saved["mode"], saved["harness"])
-    if fingerprint != saved.get("fingerprint") or not request_id.endswith(bound):
+    bound = _binding(fingerprint, saved.mode, saved.harness)
+    if fingerprint != saved.fingerprint or not request_id.endswith(bound):
         raise StaleRequest(
             f"--request {request_id}: the claimed source, the manifest or the saved request "
             "changed since `review start`; run `review start` again"

@@ -95,12 +95,19 @@ def _seal_path(paths: RecordPaths, target: Path) -> Path:
 
 def _mac(paths: RecordPaths, target: Path, data: bytes) -> str:
     message = b"aidlc-review seal v1\0" + paths.display(target).encode() + b"\0" + data
-    return hmac.new(_key(paths), message, hashlib.sha256).hexdigest()
+    return hmac.new(_key(paths.workspace), message, hashlib.sha256).hexdigest()
 
 
-def _key(paths: RecordPaths) -> bytes:
+def sign(workspace: Path, label: str, data: bytes) -> str:
+    """The seal of ``data`` kept by the caller itself (Bolt's run state): an HMAC under
+    this machine's key, bound to ``label`` (what the bytes are)."""
+    message = b"aidlc-review seal v1\0" + label.encode() + b"\0" + data
+    return hmac.new(_key(workspace.resolve()), message, hashlib.sha256).hexdigest()
+
+
+def _key(workspace: Path) -> bytes:
     folder = state_dir()
-    if folder.resolve().is_relative_to(paths.workspace):
+    if folder.resolve().is_relative_to(workspace):
         raise InvalidInput(
             f"{folder}: the review's state key must live outside the workspace the agents "
             "write; set XDG_STATE_HOME to a directory outside it"

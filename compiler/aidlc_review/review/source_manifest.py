@@ -11,15 +11,16 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.typed_load import parse_json
 
 MANIFEST_VERSION = 1
 MANIFEST_STAGE = "code-generation"
 SKIPPED_DIRS = frozenset({".git", "__pycache__"})
-_TOP_KEYS = frozenset({"stage", "unit", "version", "writes"})
-_WRITE_KEYS = frozenset({"path", "repo"})
 
 
 @dataclass(frozen=True)
@@ -75,61 +76,65 @@ def manifest_for_paths(
     return parse_source_manifest(json.dumps(data).encode(), Path("<command line>"), workspace)
 
 
+class _Write(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    path: str
+    repo: str | None = None
+
+    @field_validator("path", "repo")
+    @classmethod
+    def _relative(cls, value: str | None) -> str | None:
+        return None if value is None else _check_relative(value)
+
+
+class ManifestFile(BaseModel):
+    """``source-manifest.json`` as written: which paths code generation claims."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    stage: Literal["code-generation"]
+    version: Literal[1]
+    unit: str | None = None
+    writes: list[_Write]
+
+    @field_validator("unit")
+    @classmethod
+    def _unit(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError(f"must be a non-empty string when present, got {json.dumps(value)}")
+        return value
+
+
 def parse_source_manifest(raw: bytes, path: Path, workspace: Path) -> SourceManifest:
+    document = parse_json(ManifestFile, raw, str(path))
     try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: not JSON: {exc}") from None
-    try:
-        return _checked(path, raw, data, workspace)
+        claims = _checked_claims(document, workspace.resolve())
     except _Refusal as exc:
         raise InvalidInput(f"{path}: {exc.where}: {exc.message}") from None
+    return SourceManifest(path, raw, document.stage, document.unit, document.version, tuple(claims))
 
 
-def _checked(path: Path, raw: bytes, data: Any, workspace: Path) -> SourceManifest:
-    if not isinstance(data, dict):
-        raise _Refusal("$", f"must be an object, got {_kind(data)}")
-    _refuse_unknown(data, _TOP_KEYS, "$")
-    version = data.get("version")
-    if type(version) is not int or version != MANIFEST_VERSION:
-        raise _Refusal("$.version", f"must be {MANIFEST_VERSION}, got {json.dumps(version)}")
-    if data.get("stage") != MANIFEST_STAGE:
-        raise _Refusal(
-            "$.stage", f"must be {MANIFEST_STAGE!r}, got {json.dumps(data.get('stage'))}"
-        )
-    unit = data.get("unit")
-    if unit is not None and (not isinstance(unit, str) or not unit.strip()):
-        raise _Refusal("$.unit", f"must be a non-empty string when present, got {json.dumps(unit)}")
-    writes = data.get("writes")
-    if not isinstance(writes, list):
-        raise _Refusal("$.writes", f"must be a list, got {_kind(writes)}")
-    root = workspace.resolve()
+def _checked_claims(document: ManifestFile, root: Path) -> list[Claim]:
     in_worktree = (root / ".git").is_file()
     claims: list[Claim] = []
     seen: dict[str, int] = {}
-    for i, entry in enumerate(writes):
-        claim = _checked_claim(entry, f"$.writes[{i}]", root, in_worktree)
+    for i, entry in enumerate(document.writes):
+        where = f"$.writes[{i}]"
+        if entry.repo is not None and in_worktree:
+            raise _Refusal(f"{where}.repo", "repo claims are not allowed inside a git worktree")
+        claim = _checked_claim(Claim(entry.path, entry.repo, entry.path.endswith("/")), where, root)
         key = claim.relative
         if key in seen:
-            raise _Refusal(f"$.writes[{i}].path", f"duplicate of $.writes[{seen[key]}] ({key!r})")
+            raise _Refusal(f"{where}.path", f"duplicate of $.writes[{seen[key]}] ({key!r})")
         seen[key] = i
         claims.append(claim)
-    return SourceManifest(path, raw, MANIFEST_STAGE, unit, version, tuple(claims))
+    return claims
 
 
-def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Claim:
-    if not isinstance(entry, dict):
-        raise _Refusal(where, f"must be an object, got {_kind(entry)}")
-    _refuse_unknown(entry, _WRITE_KEYS, where)
-    repo = entry.get("repo")
-    if repo is not None:
-        if in_worktree:
-            raise _Refusal(f"{where}.repo", "repo claims are not allowed inside a git worktree")
-        repo = _check_relative(repo, f"{where}.repo")
-    text = _check_relative(entry.get("path"), f"{where}.path")
-    claim = Claim(text, repo, text.endswith("/"))
-    target = root / claim.relative
-    resolved = target.resolve()
+def _checked_claim(claim: Claim, where: str, root: Path) -> Claim:
+    text = claim.path
+    resolved = (root / claim.relative).resolve()
     if not resolved.is_relative_to(root):
         raise _Refusal(f"{where}.path", f"{claim.relative!r} resolves outside the workspace")
     if claim.is_dir and not resolved.is_dir():
@@ -144,37 +149,20 @@ def _checked_claim(entry: Any, where: str, root: Path, in_worktree: bool) -> Cla
     return claim
 
 
-def _check_relative(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip("/"):
-        raise _Refusal(where, f"must be a non-empty relative path, got {json.dumps(value)}")
+def _check_relative(value: str) -> str:
+    """A claimed path as the manifest may write it (a ``ValueError`` names what is wrong)."""
+    if not value.strip("/"):
+        raise ValueError(f"must be a non-empty relative path, got {json.dumps(value)}")
     if any(not c.isprintable() for c in value):
-        raise _Refusal(where, f"must not contain control characters, got {value!r}")
+        raise ValueError(f"must not contain control characters, got {value!r}")
     if value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":"):
-        raise _Refusal(where, f"must be relative to the workspace, got {value!r}")
+        raise ValueError(f"must be relative to the workspace, got {value!r}")
     parts = value.rstrip("/").split("/")
     if ".." in parts:
-        raise _Refusal(where, f"must not contain '..', got {value!r}")
+        raise ValueError(f"must not contain '..', got {value!r}")
     if "" in parts or "." in parts:
-        raise _Refusal(where, f"must be a normalised path (no '//' or './'), got {value!r}")
+        raise ValueError(f"must be a normalised path (no '//' or './'), got {value!r}")
     return value
-
-
-def _refuse_unknown(data: dict[str, Any], allowed: frozenset[str], where: str) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise _Refusal(
-            f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
-        )
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        type(None): "null",
-    }.get(type(value), "a number")
 
 
 def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:

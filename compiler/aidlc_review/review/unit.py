@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
 from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.review.paths import STAGE, RecordPaths
+from aidlc_review.review.workspace_settings import load_settings
 
 MAX_UPSTREAM = 200
 
@@ -94,15 +94,14 @@ class UnitContext:
         ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit.
         """
         settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
-        table = _workspace_table(self.paths.workspace)
-        merged = {**table, **table.get("units", {}).get(self.paths.unit or "", {})}
-        for key, name in (
-            ("test-command", "coverage_command"),
-            ("coverage-threshold", "coverage_threshold"),
-            ("base-revision", "base_revision"),
+        chosen = load_settings(self.paths.workspace).for_unit(self.paths.unit)
+        for name, value in (
+            ("coverage_command", chosen.test_command),
+            ("coverage_threshold", chosen.coverage_threshold),
+            ("base_revision", chosen.base_revision),
         ):
-            if key in merged:
-                settings[name] = _checked_setting(self.paths.workspace, key, merged[key])
+            if value is not None:
+                settings[name] = value
         return settings
 
     def excluded(self) -> list[Path]:
@@ -146,31 +145,3 @@ def _with_runners(manifests: list[SensorManifest]) -> list[SensorManifest]:
 
     plugin = {m.id: m for m in load_sensor_manifests(None)}
     return [m if m.runner is not None or m.id not in plugin else plugin[m.id] for m in manifests]
-
-
-def _checked_setting(workspace: Path, key: str, value: Any) -> Any:
-    where = f"{workspace / 'pyproject.toml'}: tool.aidlc-review.{key}"
-    if key == "coverage-threshold":
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not 0 <= value <= 100:  # NaN fails both comparisons
-            raise InvalidInput(f"{where}: must be a number from 0 to 100, got {value!r}")
-    elif key == "test-command" and isinstance(value, list):
-        if not value or not all(isinstance(a, str) for a in value):
-            raise InvalidInput(f"{where}: must be a command or a list of strings, got {value!r}")
-    elif not isinstance(value, str) or not value.strip():
-        raise InvalidInput(f"{where}: must be a non-empty string, got {value!r}")
-    return value
-
-
-def _workspace_table(workspace: Path) -> dict[str, Any]:
-    pyproject = workspace / "pyproject.toml"
-    if not pyproject.is_file():
-        return {}
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("aidlc-review", {})
-    if not isinstance(table, dict):
-        raise InvalidInput(f"{pyproject}: tool.aidlc-review: must be a table")
-    return table

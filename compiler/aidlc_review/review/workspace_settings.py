@@ -1,0 +1,116 @@
+"""The workspace's ``[tool.aidlc-review]`` table in ``pyproject.toml``, as a strict model.
+
+``test-command``, ``coverage-threshold`` and ``base-revision``; a
+``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
+is an error with "did you mean" (``test-comand`` would otherwise silently skip
+coverage), and every breadcrumb names the file, its line and the key.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.typed_load import show, validate
+
+TABLE = "[tool.aidlc-review]"
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    test_command: str | list[str] | None = Field(None, alias="test-command")
+    coverage_threshold: float | None = Field(None, alias="coverage-threshold")
+    base_revision: str | None = Field(None, alias="base-revision")
+
+    @field_validator("coverage_threshold", mode="before")
+    @classmethod
+    def _threshold(cls, value: Any) -> Any:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or math.isnan(value) or not 0 <= value <= 100:
+            raise ValueError(f"must be a number from 0 to 100, got {show(value)}")
+        return value
+
+    @field_validator("test_command", mode="before")
+    @classmethod
+    def _command(cls, value: Any) -> Any:
+        if isinstance(value, list) and value and all(isinstance(a, str) for a in value):
+            return value
+        if isinstance(value, str) and value.strip():
+            return value
+        raise ValueError(f"must be a command or a non-empty list of strings, got {show(value)}")
+
+    @field_validator("base_revision", mode="before")
+    @classmethod
+    def _revision(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"must be a non-empty string, got {show(value)}")
+        return value
+
+
+class UnitSettings(_Settings):
+    """One unit's overrides (``[tool.aidlc-review.units.<unit>]``)."""
+
+
+class WorkspaceSettings(_Settings):
+    units: dict[str, UnitSettings] = Field(default_factory=dict)
+
+    def for_unit(self, unit: str | None) -> UnitSettings:
+        """The settings in force for ``unit``: its own table over the workspace's."""
+        own = self.units.get(unit or "")
+        merged = self.model_dump(by_alias=True, exclude={"units"}, exclude_none=True)
+        if own is not None:
+            merged.update(own.model_dump(by_alias=True, exclude_none=True))
+        return UnitSettings.model_validate(merged)
+
+
+def load_settings(workspace: Path) -> WorkspaceSettings:
+    """The workspace's settings (all defaults without a ``pyproject.toml`` or a table)."""
+    pyproject = workspace / "pyproject.toml"
+    if not pyproject.is_file():
+        return WorkspaceSettings()
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("aidlc-review", {})
+    if not isinstance(table, dict):
+        raise InvalidInput(f"{pyproject}: {TABLE}: must be a table")
+    return validate(
+        WorkspaceSettings,
+        table,
+        str(pyproject),
+        line_of=lambda loc: toml_line(text, loc),
+        root=TABLE,
+    )
+
+
+def toml_line(text: str, loc: tuple[str | int, ...]) -> int:
+    """1-based line of the key at ``loc`` in the ``[tool.aidlc-review]`` table (or of the
+    unit's own table); 0 when it cannot be found."""
+    keys = [p for p in loc if isinstance(p, str)]
+    table = r"tool\.aidlc-review"
+    if len(keys) >= 2 and keys[0] == "units":
+        table += r"\.units\." + re.escape(keys[1])
+        keys = keys[2:]
+    header = re.compile(rf"^\s*\[\s*{table}\s*\]\s*$")
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
+    if start is None:
+        return 0
+    if not keys:
+        return start + 1
+    key = re.compile(rf"^\s*[\"']?{re.escape(keys[0])}[\"']?\s*=")
+    for number in range(start + 1, len(lines)):
+        if lines[number].lstrip().startswith("["):
+            break
+        if key.match(lines[number]):
+            return number + 1
+    return start + 1
