@@ -43,6 +43,8 @@ def test_code_review_stage_is_the_designed_review_boundary():
         "linter",
         "type-check",
         "findings-schema",
+        "security",
+        "dependencies",
     ]
     assert set(review.scopes) == ALL_SCOPES - {"poc", "express"}
     required = {c.artifact for c in review.consumes if c.required}

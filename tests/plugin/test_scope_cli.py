@@ -59,7 +59,7 @@ def test_review_cannot_run_where_code_generation_does_not(tmp_path, capsys):
     assert main(["scope", "remove", "code-generation", "feature", "--harness", str(root)]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "stages/construction/code-review.md:56: scopes[1]: executes in scope 'feature' "
+        "stages/construction/code-review.md:58: scopes[1]: executes in scope 'feature' "
         "where the reviewed stage 'code-generation' does not\n"
     )
     assert b"  - feature\n" in (root / "stages/construction/code-generation.md").read_bytes()

@@ -11,7 +11,7 @@ from aidlc_review.cli.main import main
 from tests.sensors.support import RUFF_CONFIG, UNFORMATTED, make_workspace
 
 SHARED_HARNESS = Path(__file__).resolve().parents[3] / "shared" / "aidlc-harness"
-OURS = ["coverage", "formatter", "linter", "secret-scan", "type-check"]
+OURS = ["coverage", "dependencies", "formatter", "linter", "secret-scan", "security", "type-check"]
 
 
 @pytest.fixture

@@ -14,7 +14,16 @@ from aidlc_review.cli.main import main
 UPSTREAM_SENSORS = {"linter", "required-sections", "type-check", "upstream-coverage"}
 PLUGIN_SENSORS = {
     f"review-{s}"
-    for s in ("formatter", "secret-scan", "coverage", "linter", "type-check", "findings-schema")
+    for s in (
+        "formatter",
+        "secret-scan",
+        "coverage",
+        "linter",
+        "type-check",
+        "findings-schema",
+        "security",
+        "dependencies",
+    )
 }
 
 

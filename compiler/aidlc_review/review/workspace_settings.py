@@ -28,6 +28,9 @@ class _Settings(BaseModel):
     test_command: str | list[str] | None = Field(None, alias="test-command")
     coverage_threshold: float | None = Field(None, alias="coverage-threshold")
     base_revision: str | None = Field(None, alias="base-revision")
+    # read by the dependencies sensor from the base revision's pyproject.toml (not per unit)
+    approved_dependencies: list[str] | None = Field(None, alias="approved-dependencies")
+    dependency_audit: str | list[str] | None = Field(None, alias="dependency-audit")
 
     @field_validator("coverage_threshold", mode="before")
     @classmethod
@@ -37,7 +40,7 @@ class _Settings(BaseModel):
             raise ValueError(f"must be a number from 0 to 100, got {show(value)}")
         return value
 
-    @field_validator("test_command", mode="before")
+    @field_validator("test_command", "dependency_audit", mode="before")
     @classmethod
     def _command(cls, value: Any) -> Any:
         if isinstance(value, list) and value and all(isinstance(a, str) for a in value):
@@ -45,6 +48,21 @@ class _Settings(BaseModel):
         if isinstance(value, str) and value.strip():
             return value
         raise ValueError(f"must be a command or a non-empty list of strings, got {show(value)}")
+
+    @field_validator("approved_dependencies", mode="before")
+    @classmethod
+    def _approved(cls, value: Any) -> Any:
+        from packaging.requirements import InvalidRequirement, Requirement
+
+        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+            raise ValueError(f"must be a list of requirements, got {show(value)}")
+        for entry in value:
+            try:
+                Requirement(entry)
+            except InvalidRequirement as exc:
+                reason = str(exc).splitlines()[0]
+                raise ValueError(f"{entry!r} is not a requirement: {reason}") from None
+        return value
 
     @field_validator("base_revision", mode="before")
     @classmethod

@@ -19,10 +19,12 @@ RUNNERS: dict[str, str] = {
     "linter": "aidlc_review.sensors.lint:run",
     "type-check": "aidlc_review.sensors.type_check:run",
     "findings-schema": "aidlc_review.sensors.findings_schema:run",
+    "security": "aidlc_review.sensors.security:run",
+    "dependencies": "aidlc_review.sensors.dependencies:run",
 }
 
 # Runners that look at each file on its own, so their results can be cached per file.
-FILE_LOCAL = frozenset({"formatter", "secret-scan", "linter"})
+FILE_LOCAL = frozenset({"formatter", "secret-scan", "linter", "security"})
 
 
 def resolve_runner(name: str) -> Runner | None:

@@ -1,0 +1,233 @@
+"""dependencies: every dependency the unit adds or loosens, against the base revision.
+
+The claimed dependency files (``pyproject.toml``, ``requirements*.txt``, lock files)
+are read as they are now and as ``git show <base>:<path>`` gives them; the base is the
+run setting ``base_revision``, else ``HEAD``. What the change adds or loosens is a
+finding unless the approved list covers it. The approved list and the audit command
+come from the workspace's ``pyproject.toml`` *at the base*: a change cannot approve
+its own dependencies or switch its own audit off. Nothing is ever installed.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check
+from aidlc_review.sensors.dependency_changes import Change, approved_by, changes
+from aidlc_review.sensors.dependency_files import Declarations, Declared, read_declarations
+from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
+from aidlc_review.sensors.tools import find_tool, last_line
+
+TABLE = "tool.aidlc-review"
+
+
+def run(ctx: SensorContext) -> CheckResult:
+    if not ctx.files:
+        return nothing_to_check(ctx)
+    git = _Git(ctx, str(ctx.settings.get("base_revision") or "HEAD"))
+    at_base = _settings(git.show("pyproject.toml"), f"pyproject.toml at {git.base}")
+    now = _settings(_read(ctx.workspace / "pyproject.toml"), "pyproject.toml")
+    policy = _Policy(
+        _approvals(at_base, f"pyproject.toml at {git.base}"),
+        _approvals(now, "pyproject.toml"),
+        git.base,
+    )
+    changed = {
+        path: _changes(
+            read_declarations(path, git.show(path)),
+            read_declarations(path, _read(ctx.workspace / path)),
+        )
+        for path in ctx.files
+    }
+    declared = {c.name for items in changed.values() for c, _ in items if c.group != "lock"}
+    found: list[CheckFinding] = []
+    for path, items in changed.items():
+        plain = [(c, d) for c, d in items if c.group != "lock"]
+        locked = [(c, d) for c, d in items if c.group == "lock" and c.kind == "added"]
+        found += [f for c, d in plain if (f := policy.judge(ctx, path, c, d)) is not None]
+        found += _lock_finding(
+            ctx, path, [(c, d) for c, d in locked if c.name not in declared], policy
+        )
+    audit = _audit(ctx, at_base, found)
+    details = {"base": git.base, "approved": policy.used, "audit": audit}
+    return judged(ctx.name, found, f"git show {git.base}:<{len(ctx.files)} files>", details=details)
+
+
+Changed = list[tuple[Change, Declared | None]]
+
+
+def _changes(before: Declarations, now: Declarations) -> Changed:
+    return [(c, now.items.get((c.group, c.name))) for c in changes(before, now)]
+
+
+@dataclass
+class _Policy:
+    """The approvals in force (on the base) and those only the change itself adds."""
+
+    approvals: list[Requirement]
+    self_approved: list[Requirement]
+    base: str
+    used: list[str] = field(default_factory=list)
+
+    def covers(self, path: str, declared: Declared | None) -> bool:
+        if declared is None:
+            return False
+        approval = approved_by(declared, self.approvals)
+        if approval is not None:
+            self.used.append(f"{path}: {declared.requirement} (approved: {approval})")
+        return approval is not None
+
+    def note(self, declared: Declared | None) -> str:
+        if declared is None or approved_by(declared, self.self_approved) is None:
+            return ""
+        return (
+            "; only this change lists it in approved-dependencies, and an approval counts "
+            f"once it is on the base revision ({self.base})"
+        )
+
+    def judge(
+        self, ctx: SensorContext, path: str, change: Change, declared: Declared | None
+    ) -> CheckFinding | None:
+        if self.covers(path, declared):
+            return None
+        where = _group_label(change.group)
+        if change.kind == "unreadable":
+            message = (
+                f"new dependency line this sensor cannot read, review it by hand: {change.now}"
+            )
+        elif change.kind == "added":
+            message = f"added dependency {change.now} ({where}), not on the approved list"
+        else:
+            message = (
+                f"loosened dependency {change.name}: {change.before} -> {change.now} "
+                f"({where}), not on the approved list"
+            )
+        message += self.note(declared)
+        return ctx.finding(
+            path, change.line, message, f"{ctx.name}/{change.kind}", change.kind, "major"
+        )
+
+
+def _lock_finding(
+    ctx: SensorContext, path: str, added: Changed, policy: _Policy
+) -> list[CheckFinding]:
+    """One finding per lock file for the packages it adds that nothing declares or approves."""
+    names = sorted(c.now for c, d in added if not policy.covers(path, d))
+    if not names:
+        return []
+    message = (
+        f"the lock file adds {len(names)} package(s) no claimed declaration adds and the "
+        f"approved list does not cover: {', '.join(names)}"
+    )
+    return [ctx.finding(path, None, message, f"{ctx.name}/added", "added", "major")]
+
+
+def _group_label(group: str) -> str:
+    kind, _, name = group.partition(":")
+    labels = {
+        "dependencies": "project dependencies",
+        "optional": f"optional group {name!r}",
+        "group": f"dependency group {name!r}",
+        "requirements": "requirements",
+        "lock": "lock file",
+    }
+    return labels.get(kind, group)
+
+
+class _Git:
+    """``git show <base>:<path>`` from the workspace, the base checked once."""
+
+    def __init__(self, ctx: SensorContext, base: str) -> None:
+        if base.startswith("-"):
+            raise SensorError(f"base revision {base!r} looks like an option")
+        found = find_tool("git", ctx.settings.get("tool_path"))
+        if found is None:
+            raise SensorError("git not found on PATH (needed to compare with the base revision)")
+        self.ctx, self.git, self.base = ctx, str(found), base
+        run = ctx.run([self.git, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"])
+        if run.returncode != 0:
+            raise SensorError(
+                f"base revision {base!r} not found in the workspace's git repository: "
+                f"{last_line(run.stderr, 200) if run.stderr.strip() else 'no such commit'}"
+            )
+
+    def show(self, path: str) -> str | None:
+        """The file's text at the base; None when it did not exist there."""
+        listed = self.ctx.run([self.git, "ls-tree", "--name-only", self.base, "--", path])
+        if listed.returncode != 0 or not listed.stdout.strip():
+            return None
+        run = self.ctx.run([self.git, "show", f"{self.base}:./{path}"])
+        if run.returncode != 0:
+            raise SensorError(f"git show {self.base}:{path} failed: {last_line(run.stderr)}")
+        return run.stdout
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SensorError(f"{path.name}: unreadable: {exc}") from None
+
+
+def _settings(text: str | None, where: str) -> dict[str, Any]:
+    """The ``[tool.aidlc-review]`` table of a pyproject text (empty without one)."""
+    if text is None:
+        return {}
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SensorError(f"{where}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("aidlc-review", {})
+    return table if isinstance(table, dict) else {}
+
+
+def _approvals(table: dict[str, Any], where: str) -> list[Requirement]:
+    entries = table.get("approved-dependencies", [])
+    key = f"$.{TABLE}.approved-dependencies"
+    if not isinstance(entries, list):
+        raise SensorError(f"{where}: {key}: must be a list of requirements")
+    approvals = []
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, str):
+            raise SensorError(f"{where}: {key}[{index}]: must be a string, got {entry!r}")
+        try:
+            approvals.append(Requirement(entry))
+        except InvalidRequirement as exc:
+            reason = str(exc).splitlines()[0]
+            raise SensorError(f"{where}: {key}[{index}]: not a requirement: {reason}") from None
+    return approvals
+
+
+def _audit(ctx: SensorContext, table: dict[str, Any], found: list[CheckFinding]) -> dict[str, Any]:
+    """Run the workspace's own dependency audit when the base configures one."""
+    command = table.get("dependency-audit")
+    if command is None:
+        return {"status": "skipped", "reason": f"no {TABLE} dependency-audit configured"}
+    argv = shlex.split(command) if isinstance(command, str) else command
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+        raise SensorError(f"$.{TABLE}.dependency-audit: must be a command or a list of strings")
+    shown = " ".join([Path(argv[0]).name, *argv[1:]])
+    tool = find_tool(argv[0], ctx.settings.get("tool_path"))
+    if tool is None:
+        message = f"could not verify: the configured dependency audit `{shown}` is not installed"
+        found.append(
+            ctx.finding("", None, message, f"{ctx.name}/audit", "audit", "major", identity=shown)
+        )
+        return {"status": "error", "command": shown, "reason": "not installed"}
+    run = ctx.run([str(tool), *argv[1:]])
+    if run.returncode == 0:
+        return {"status": "passed", "command": shown}
+    said = last_line(run.stdout + "\n" + run.stderr, 300)
+    message = f"the dependency audit `{shown}` exited {run.returncode}: {said}"
+    found.append(
+        ctx.finding("", None, message, f"{ctx.name}/audit", "audit", "major", identity=shown)
+    )
+    return {"status": "failed", "command": shown, "exit": run.returncode}
