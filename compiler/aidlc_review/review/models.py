@@ -6,10 +6,12 @@ These models are the single source of both committed JSON Schemas
 
 from __future__ import annotations
 
+import shlex
 from datetime import date
-from typing import Literal
+from pathlib import PurePath
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 Severity = Literal["critical", "major", "minor"]
 Verdict = Literal["READY", "NOT-READY"]
@@ -37,6 +39,7 @@ BLOCKING: frozenset[str] = frozenset({"critical", "major"})
 LOCATION = r"^[1-9][0-9]*(-[1-9][0-9]*)?$"
 FINDING_ID = r"^CR-[0-9]{3,}$"
 DIGEST = r"^sha256:[0-9a-f]{64}$"
+UTC_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"
 
 
 class Model(BaseModel):
@@ -46,6 +49,11 @@ class Model(BaseModel):
 class AnswerFinding(Model):
     """One finding as a reviewer states it (untrusted until ``answer.validate_answer``)."""
 
+    id: str | None = Field(
+        default=None,
+        pattern=FINDING_ID,
+        description="restates an earlier finding of this unit (from the brief) by its ID",
+    )
     severity: Severity
     category: Category
     path: str = Field(min_length=1)
@@ -55,12 +63,30 @@ class AnswerFinding(Model):
     recommendation: str
 
 
+class Resolution(Model):
+    """An earlier reviewer finding the reviewer now judges fixed, and why."""
+
+    id: str = Field(pattern=FINDING_ID)
+    reason: str = Field(min_length=1)
+
+
 class ReviewerAnswer(Model):
     """What a reviewer prints on stdout (or hands to ``review submit``)."""
 
     verdict: Verdict
     summary: str
     findings: list[AnswerFinding]
+    resolved: list[Resolution] = Field(
+        default=[], description="earlier reviewer findings (by ID) the reviewer judges fixed"
+    )
+
+
+class Location(Model):
+    """One place a finding was reported; ``message`` only when it differs from the finding's."""
+
+    line: int = Field(ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+    message: str | None = None
 
 
 class Finding(Model):
@@ -73,17 +99,33 @@ class Finding(Model):
         description="claimed path (or an unclaimed one the runtime saw change); "
         "empty when the finding concerns no one file"
     )
-    location: str | None = Field(default=None, pattern=LOCATION)
+    location: str | None = Field(
+        default=None, pattern=LOCATION, description="the first of ``locations``"
+    )
+    locations: list[Location] = Field(
+        default=[], description="every line it was reported at, in line order"
+    )
     finding: str
     evidence: str
     recommendation: str
     status: Status
     source: Source
-    check: str | None = Field(default=None, description="the sensor that reported it")
+    check: str | None = Field(default=None, description="the (first) sensor that reported it")
+    checks: list[str] = Field(
+        default=[], description="every sensor that reported it (one defect, several sources)"
+    )
     rule: str | None = None
-    fingerprint: str = Field(description="line-independent identity carried across passes")
+    fingerprint: str = Field(description="identity recorded when first seen, carried across passes")
     first_seen: int = Field(ge=1, description="pass (within the attempt) it was first seen")
     attempt: int = Field(ge=1, description="attempt it was last seen in")
+    not_re_examined: bool = Field(
+        default=False,
+        description="an earlier reviewer finding this pass's reviewer did not account for: "
+        "kept open, never resolved by silence",
+    )
+    resolution: str | None = Field(
+        default=None, description="why the reviewer resolved it (its own words)"
+    )
 
     @property
     def blocking(self) -> bool:
@@ -100,8 +142,28 @@ class Check(Model):
     findings: int = Field(ge=0, description="how many findings the check reported")
 
 
+def agent_name(text: object) -> object:
+    """``command:env K=V /opt/bin/claude -p ...`` -> ``claude``.
+
+    The committed record names an agent by preset or executable name only: a command
+    line can hold local paths, tokens or environment, and it is no part of the review.
+    """
+    if not isinstance(text, str):
+        return text
+    try:
+        words = shlex.split(text.removeprefix("command:"))
+    except ValueError:
+        words = text.removeprefix("command:").split()
+    while words and (words[0] == "env" or "=" in words[0] or words[0].startswith("-")):
+        words = words[1:]
+    return PurePath(words[0]).name if words else text.split(":", 1)[0]
+
+
+AgentName = Annotated[str, BeforeValidator(agent_name)]
+
+
 class ReviewerRecord(Model):
-    agent: str
+    agent: AgentName
     status: Literal["answered", "unavailable"]
     reason: str | None = None
     summary: str | None = None
@@ -111,7 +173,7 @@ class ReviewerRecord(Model):
 class RepairRecord(Model):
     """The repair dispatched after a NOT-READY pass (absent when none was)."""
 
-    agent: str
+    agent: AgentName
     status: Literal["done", "failed"]
     reason: str | None = None
 
@@ -125,6 +187,8 @@ class Pass(Model):
     findings: list[Finding]
     checks: list[Check]
     repair: RepairRecord | None = None
+    at: str | None = Field(default=None, pattern=UTC_TIME, description="when it concluded (UTC)")
+    by: str | None = Field(default=None, description="who ran it (--by, git user.email, OS user)")
 
 
 class SensorVersion(Model):
@@ -156,6 +220,8 @@ class GateDecision(Model):
     decision: Literal["approve", "request-changes"]
     note: str | None = None
     receipt_fingerprint: str | None = None
+    at: str | None = Field(default=None, pattern=UTC_TIME, description="when it was decided (UTC)")
+    by: str | None = Field(default=None, description="who decided (--by, git user.email, OS user)")
 
 
 class Waiver(Model):
