@@ -147,7 +147,7 @@ def test_the_stage_entry_baseline_is_kept_across_attempts(tmp_path, capsys):
         (
             "code-review-receipt.json",
             "[]",
-            "$: Input should be a valid dictionary or instance of Receipt",
+            "$: must be a mapping, got a list",
         ),
     ],
 )

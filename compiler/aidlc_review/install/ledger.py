@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.typed_load import validate
 
 LEDGER_FILE = "plugin-aidlc-review.json"
 
@@ -77,13 +78,10 @@ def read_ledger(harness: Path) -> Ledger | None:
     if not path.is_file():
         return None
     try:
-        return Ledger.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInput(f"{path}: not valid JSON: {exc}") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
-        raise InvalidInput(f"{path}: {where}: {first['msg']}") from None
+    return validate(Ledger, data, str(path))
 
 
 def render_ledger(ledger: Ledger) -> str:

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from aidlc_review.review.models import BLOCKING, ReviewerAnswer
 from aidlc_review.sensors.redact import Quoted
+from aidlc_review.typed_load import describe, key_path, keys_of
 
 MAX_ANSWER_BYTES = 1 << 20
 
@@ -58,11 +59,6 @@ def _inconsistency(answer: ReviewerAnswer, claimed: set[str]) -> str | None:
 
 
 def _first_error(exc: ValidationError) -> str:
-    error = sorted(exc.errors(), key=lambda e: [str(p) for p in e["loc"]])[0]
-    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
-    message = error["msg"]
-    if error["type"] == "extra_forbidden":
-        message = "unknown key"
-    elif error["type"] == "literal_error":
-        message = f"{message}, got {json.dumps(error.get('input'))}"
-    return f"{where}: {message}"
+    first = sorted(exc.errors(), key=lambda e: [str(p) for p in e["loc"]])[0]
+    loc, message = describe(first, keys_of(ReviewerAnswer))
+    return f"{key_path(loc, '$')}: {message}"

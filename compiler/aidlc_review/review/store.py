@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.report import render_report
 from aidlc_review.review.seal import check_seal, is_sealed, seal, settle, unseal
+from aidlc_review.typed_load import parse_json
 
 
 def load_document(path: Path) -> FindingsDocument | None:
     """The findings document on disk, or None when there is none yet."""
     if not path.is_file():
         return None
-    try:
-        return FindingsDocument.model_validate_json(path.read_bytes())
-    except ValidationError as exc:
-        raise InvalidInput(f"{path}: {_first_error(exc)}") from None
+    return parse_json(FindingsDocument, path.read_bytes(), str(path))
 
 
 def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
@@ -73,21 +67,7 @@ def load_receipt(paths: RecordPaths) -> Receipt | None:
     if not paths.receipt.is_file():
         return None
     raw = paths.receipt.read_bytes()
-    try:
-        receipt = Receipt.model_validate(json.loads(raw))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        what = f"not JSON: {exc}"
-    except ValidationError as exc:
-        what = _first_error(exc)
-    else:
-        # a receipt this machine never sealed is no receipt here (freshness says why)
-        return receipt if is_sealed(paths, paths.receipt, raw) else None
-    raise InvalidInput(
-        f"{paths.receipt}: not a valid receipt: {what}; delete it and run `review run` again"
-    )
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
-    return f"{where}: {error['msg']}"
+    hint = "delete it and run `review run` again"
+    receipt = parse_json(Receipt, raw, str(paths.receipt), what="receipt", hint=hint)
+    # a receipt this machine never sealed is no receipt here (freshness says why)
+    return receipt if is_sealed(paths, paths.receipt, raw) else None
