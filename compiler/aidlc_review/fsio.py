@@ -61,8 +61,3 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
 
-
-def write_all_atomic(files: dict[Path, str]) -> None:
-    """Write several files; each is atomic. Content is rendered before the first write."""
-    for path, text in files.items():
-        write_atomic(path, text)

@@ -33,6 +33,7 @@ from aidlc_review.review.verdict import NOT_READY, READY, decide
 from aidlc_review.review.waivers import in_force
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
+from aidlc_review.severity import blocks
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
@@ -116,7 +117,7 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
 
 def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     """The built-in reviewer: no model; it states what the sensors found, as a verdict."""
-    blocking = sum(1 for r in results for f in r.findings if f.severity in ("critical", "major"))
+    blocking = sum(1 for r in results for f in r.findings if blocks(f.severity))
     ran = ", ".join(f"{r.name} {r.status}" for r in results) or "no sensors"
     summary = f"Built-in review (no model): {ran}. {blocking} blocking sensor finding(s)."
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])

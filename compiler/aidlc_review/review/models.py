@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-Severity = Literal["critical", "major", "minor"]
+from aidlc_review.severity import BLOCKING, Severity
+
 Verdict = Literal["READY", "NOT-READY"]
 Status = Literal["open", "resolved"]
 CheckStatus = Literal["passed", "failed", "skipped", "error"]
@@ -35,7 +36,6 @@ Category = Literal[
     "documentation",
 ]
 CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
-BLOCKING: frozenset[str] = frozenset({"critical", "major"})
 LOCATION = r"^[1-9][0-9]*(-[1-9][0-9]*)?$"
 FINDING_ID = r"^CR-[0-9]{3,}$"
 DIGEST = r"^sha256:[0-9a-f]{64}$"

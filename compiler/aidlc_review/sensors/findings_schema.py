@@ -16,9 +16,8 @@ from jsonschema import Draft202012Validator
 
 from aidlc_review.sensors.context import SensorContext
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
+from aidlc_review.severity import BLOCKING
 from aidlc_review.waiver_rule import holds, parse_day
-
-BLOCKING = frozenset({"critical", "major"})
 
 
 def run(ctx: SensorContext) -> CheckResult:

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from aidlc_review.sensors.redact import redact
+from aidlc_review.severity import BLOCKING
 
-SEVERITIES = ("critical", "major", "minor")
 STATUSES = ("passed", "failed", "skipped", "error")
-BLOCKING = frozenset({"critical", "major"})
 
 
 def fingerprint_of(check: str, path: str, rule: str | None, message: str) -> str:

@@ -12,8 +12,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from aidlc_review.harness.definitions.base import KEBAB, Definition
-
-Severity = Literal["critical", "major", "minor"]
+from aidlc_review.severity import Severity
 
 
 class ToolSpec(Definition):
