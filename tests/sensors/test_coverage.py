@@ -53,15 +53,18 @@ def test_coverage_below_the_threshold_is_a_blocking_finding_and_a_never_imported
         (
             "minor",
             "src/pkg/calc.py",
-            "coverage 50% < 80%: below the threshold (5/8 lines, 1/4 branches)",
+            "coverage 50% < 80%: below the threshold (5/8 lines, 1/4 branches); "
+            "lines not run: 8-10",
         ),
         (
             "minor",
             "src/pkg/unused.py",
-            "coverage 0% < 80%: never executed by the targeted tests (0/2 lines, 0/0 branches)",
+            "coverage 0% < 80%: never executed by the targeted tests (0/2 lines, 0/0 branches); "
+            "lines not run: 1-2",
         ),
     ]
     assert result.details["files"]["src/pkg/unused.py"]["percent"] == 0.0
+    assert result.details["files"]["src/pkg/calc.py"]["uncovered"] == "8-10"
     assert (
         "tests/test_calc.py" not in result.details["files"]
     )  # claimed tests are not measured source
@@ -112,8 +115,33 @@ def test_failing_targeted_tests_are_a_blocking_finding(ws: Path) -> None:
         TESTS + "\n\ndef test_broken():\n    assert add(1, 1) == 3\n"
     )
     result = run_coverage(ws, coverage_threshold=0)
-    assert [(f.severity, f.rule) for f in result.findings] == [("major", "coverage/tests-failed")]
-    assert result.findings[0].message.startswith("the targeted test command exited 1: ")
+    assert [(f.severity, f.rule, f.path, f.line, f.message) for f in result.findings] == [
+        (
+            "major",
+            "coverage/tests-failed",
+            "tests/test_calc.py",
+            14,
+            "the targeted test command exited 1: tests/test_calc.py::test_broken failed: "
+            "assert 2 == 3 +  where 2 = add(1, 1)",
+        )
+    ]
+    assert sorted(p.name for p in ws.iterdir()) == ["src", "tests"]  # the report went elsewhere
+
+
+def test_failing_tests_of_a_command_that_is_not_pytest_are_a_finding_without_names(
+    ws: Path,
+) -> None:
+    (ws / "check.py").write_text(
+        "import sys\nsys.path.insert(0, 'src')\nfrom pkg.calc import add\n"
+        "assert add(1, 1) == 3, 'add is off by one'\n"
+    )
+    result = run_coverage(ws, coverage_threshold=0, coverage_command="python check.py")
+    [failed] = result.findings
+    assert (failed.path, failed.rule) == ("", "coverage/tests-failed")
+    assert failed.message == (
+        "the targeted test command exited 1: the failing tests are unknown (not a pytest "
+        "command); its last line: AssertionError: add is off by one"
+    )
 
 
 def test_changed_lines_coverage_against_a_base_revision(ws: Path) -> None:
@@ -129,12 +157,15 @@ def test_changed_lines_coverage_against_a_base_revision(ws: Path) -> None:
         "statements": 2,
         "covered_lines": 1,
         "percent": 50.0,
+        "uncovered": {"src/pkg/calc.py": "14"},
     }
     assert not any(f.rule == "coverage/changed-below-threshold" for f in result.findings)
     strict = run_coverage(ws, coverage_threshold=60, base_revision="HEAD")
-    assert ("major", "coverage of the lines changed since HEAD 50% < 60% (1/2 lines)") in [
-        (f.severity, f.message) for f in strict.findings
-    ]
+    assert (
+        "major",
+        "coverage of the lines changed since HEAD 50% < 60% (1/2 lines); "
+        "changed lines not run: src/pkg/calc.py 14",
+    ) in [(f.severity, f.message) for f in strict.findings]
 
 
 def test_an_unknown_base_revision_is_an_error(ws: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,10 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     select_tool,
 )
-from aidlc_review.sensors.coverage_analysis import Report, analyse_sources, percent
+from aidlc_review.sensors.coverage_analysis import analyse_sources
+from aidlc_review.sensors.coverage_findings import changed_coverage, judge, public, total_of
 from aidlc_review.sensors.globs import filter_matching
+from aidlc_review.sensors.junit import FailedTest, failed_tests, junit_args
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
 from aidlc_review.sensors.tools import last_line, shown_command
 
@@ -46,36 +49,10 @@ def run(ctx: SensorContext) -> CheckResult:
 
 def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
     threshold = float(ctx.settings.get("coverage_threshold", ctx.option("threshold", 80)))
-    findings: list[CheckFinding] = []
-    given = ctx.settings.get("coverage_data_file")
-    command_text = ctx.settings.get("coverage_command")
-    tool_name, version = "coverage", _library_version()
-    if given:
-        data_file = (ctx.workspace / str(given)).resolve()
-        if not data_file.is_file():
-            raise SensorError(f"coverage data file not found: {given}")
-        shown = f"coverage report (data: {given})"
-    elif command_text:
-        tool = select_tool(ctx)
-        version = tool.version
-        tests = _as_module(command_text)
-        argv = [*tool.argv(), f"--data-file={work / '.coverage'}", *tests]
-        run = ctx.run(argv, {"PYTHONDONTWRITEBYTECODE": "1"})
-        shown = shown_command([*tool.argv(), *tests], [])
-        if run.returncode != 0:
-            findings.append(
-                ctx.finding(
-                    "",
-                    None,
-                    f"the targeted test command exited {run.returncode}: "
-                    f"{last_line(run.stdout or run.stderr, 200)}",
-                    f"{ctx.name}/tests-failed",
-                    "tests_failed",
-                    "major",
-                    identity="",
-                )
-            )
-        data_file = _combined(work / ".coverage")
+    if ctx.settings.get("coverage_data_file"):
+        measured = _given_data(ctx)
+    elif ctx.settings.get("coverage_command"):
+        measured = _run_tests(ctx, work)
     else:
         return skipped(
             ctx.name,
@@ -84,32 +61,99 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
             ctx.manifest.category,
         )
     report, reused = analyse_sources(
-        ctx.workspace, data_file, sources, ctx.cache, _config_file(ctx.workspace)
+        ctx.workspace, measured.data_file, sources, ctx.cache, _config_file(ctx.workspace)
     )
     ctx.checked = len(ctx.files) - reused  # the tests always run; only the analysis is cached
     changed = None
     if ctx.settings.get("base_revision"):
-        changed = _changed_coverage(ctx, sources, report, str(ctx.settings["base_revision"]))
-    findings += _judge(ctx, sources, report, changed, threshold)
-    result = judged(ctx.name, findings, shown, tool=tool_name, tool_version=version)
+        base = str(ctx.settings["base_revision"])
+        changed = changed_coverage(
+            report, base, changed_lines(ctx.workspace, base, sources, ctx.timeout)
+        )
+    findings = measured.findings + judge(ctx, sources, report, changed, threshold)
     details = {
         "threshold": threshold,
-        "total": _total(sources, report),
-        "files": {f: _public(report[f]) for f in sources if f in report},
+        "total": total_of(sources, report),
+        "files": {f: public(report[f]) for f in sources if f in report},
     }
     if changed is not None:
         details["changed_lines"] = changed
-    return CheckResult(
-        result.name,
-        result.status,
-        None,
-        result.command,
-        0,
-        result.findings,
-        result.tool,
-        result.tool_version,
-        details,
+    return judged(
+        ctx.name,
+        findings,
+        measured.shown,
+        tool="coverage",
+        tool_version=measured.version,
+        details=details,
     )
+
+
+@dataclass
+class _Measured:
+    data_file: Path
+    shown: str
+    version: str
+    findings: list[CheckFinding] = field(default_factory=list)
+
+
+def _given_data(ctx: SensorContext) -> _Measured:
+    given = str(ctx.settings["coverage_data_file"])
+    data_file = (ctx.workspace / given).resolve()
+    if not data_file.is_file():
+        raise SensorError(f"coverage data file not found: {given}")
+    return _Measured(data_file, f"coverage report (data: {given})", _library_version())
+
+
+def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
+    """The targeted tests under ``coverage run``; failing tests named from pytest's report."""
+    tool = select_tool(ctx)
+    tests = _as_module(ctx.settings["coverage_command"])
+    junit = work / "junit.xml" if tests[:2] == ["-m", "pytest"] else None
+    extra = junit_args(junit) if junit else []
+    argv = [*tool.argv(), f"--data-file={work / '.coverage'}", *tests, *extra]
+    run = ctx.run(argv, {"PYTHONDONTWRITEBYTECODE": "1"})
+    findings = []
+    if run.returncode != 0:
+        failed = failed_tests(junit) if junit else None
+        unknown = "not a pytest command" if junit is None else "pytest's report names none"
+        output = run.stdout or run.stderr
+        findings = _failures(ctx, run.returncode, output, failed, unknown)
+    shown = shown_command([*tool.argv(), *tests], [])
+    return _Measured(_combined(work / ".coverage"), shown, tool.version, findings)
+
+
+def _failures(
+    ctx: SensorContext,
+    code: int | None,
+    output: str,
+    failed: list[FailedTest] | None,
+    unknown: str,
+) -> list[CheckFinding]:
+    """One finding per failing test (node ID, assertion message), else one for the run."""
+    head = f"the targeted test command exited {code}: "
+    rule = f"{ctx.name}/tests-failed"
+    if not failed:
+        message = (
+            f"{head}the failing tests are unknown ({unknown}); "
+            f"its last line: {last_line(output, 200)}"
+        )
+        return [ctx.finding("", None, message, rule, "tests_failed", "major", identity="")]
+    findings = []
+    for test in failed:
+        path = test.path if test.path in ctx.files else ""
+        message = f"{head}{test.node_id} failed: {test.message}"
+        findings.append(
+            ctx.finding(
+                path,
+                test.line if path else None,
+                message,
+                rule,
+                "tests_failed",
+                "major",
+                identity=test.node_id,
+            )
+        )
+    return findings
 
 
 def _library_version() -> str:
@@ -162,95 +206,3 @@ def _config_file(workspace: Path) -> str | bool:
     ):
         return str(pyproject)
     return False
-
-
-def _public(entry: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k not in ("executed", "missing")}
-
-
-def _total(sources: list[str], report: Report) -> dict[str, Any]:
-    keys = ("statements", "covered_lines", "branches", "covered_branches")
-    sums = {k: sum(report[f][k] for f in sources if f in report) for k in keys}
-    sums["percent"] = percent(
-        sums["covered_lines"] + sums["covered_branches"], sums["statements"] + sums["branches"]
-    )
-    return sums
-
-
-def _changed_coverage(
-    ctx: SensorContext, sources: list[str], report: Report, base: str
-) -> dict[str, Any]:
-    changed = changed_lines(ctx.workspace, base, sources, ctx.timeout)
-    statements = covered = 0
-    for path, lines in changed.items():
-        entry = report.get(path)
-        if entry is None:
-            continue
-        executed, missing = set(entry["executed"]), set(entry["missing"])
-        statements += len(lines & (executed | missing))
-        covered += len(lines & executed)
-    return {
-        "base": base,
-        "statements": statements,
-        "covered_lines": covered,
-        "percent": percent(covered, statements),
-    }
-
-
-def _judge(
-    ctx: SensorContext,
-    sources: list[str],
-    report: Report,
-    changed: dict[str, Any] | None,
-    threshold: float,
-) -> list[CheckFinding]:
-    findings = []
-    for path in sources:
-        entry = report.get(path)
-        if entry is None or entry["percent"] >= threshold:
-            continue
-        never = not entry["executed"]
-        what = "never executed by the targeted tests" if never else "below the threshold"
-        findings.append(
-            ctx.finding(
-                path,
-                None,
-                f"coverage {entry['percent']:g}% < {threshold:g}%: {what} "
-                f"({entry['covered_lines']}/{entry['statements']} lines, "
-                f"{entry['covered_branches']}/{entry['branches']} branches)",
-                f"{ctx.name}/file-below-threshold",
-                "file_below_threshold",
-                "minor",
-                identity="",
-            )
-        )
-    total = _total(sources, report)
-    if total["percent"] < threshold:
-        findings.append(
-            ctx.finding(
-                "",
-                None,
-                f"coverage of the claimed source {total['percent']:g}% < {threshold:g}% "
-                f"({total['covered_lines']}/{total['statements']} lines, "
-                f"{total['covered_branches']}/{total['branches']} branches)",
-                f"{ctx.name}/total-below-threshold",
-                "total_below_threshold",
-                "major",
-                identity="",
-            )
-        )
-    if changed and changed["statements"] and changed["percent"] < threshold:
-        findings.append(
-            ctx.finding(
-                "",
-                None,
-                f"coverage of the lines changed since {changed['base']} "
-                f"{changed['percent']:g}% < {threshold:g}% "
-                f"({changed['covered_lines']}/{changed['statements']} lines)",
-                f"{ctx.name}/changed-below-threshold",
-                "changed_below_threshold",
-                "major",
-                identity="",
-            )
-        )
-    return findings
