@@ -62,8 +62,37 @@ def _history() -> FindingsDocument:
         "reviewer",
         "fp-logic",
     )
-    first = merge([], [secret, style, logic], 1, 1)
-    second = merge(first, [style], 1, 2)
+    naming = Observation(
+        "minor",
+        "maintainability",
+        "src/app/calc.py",
+        "7",
+        "`m` is not a descriptive name",
+        "def m(values):",
+        "Call it mean.",
+        "reviewer",
+        "fp-naming",
+    )
+    bare = [
+        Observation(
+            "minor",
+            "maintainability",
+            "src/app/util.py",
+            str(line),
+            "E722 Do not use bare `except` (https://docs.astral.sh/ruff/rules/bare-except)",
+            f"linter (ruff 0.6.9) reported E722 at line {line}.",
+            "Fix it.",
+            "sensor",
+            f"fp-bare-{line}",
+            check="linter",
+            rule="E722",
+        )
+        for line in (4, 15, 42)
+    ]
+    first = merge([], [secret, style, logic, naming, *bare], 1, 1)
+    logic_id = next(f.id for f in first if f.finding.startswith("mean()"))
+    resolved = {logic_id: "mean() returns 0.0 for an empty list now"}
+    second = merge(first, [style, *bare], 1, 2, resolved=resolved)
     checks = [
         Check(
             name="secret-scan",
@@ -87,6 +116,8 @@ def _history() -> FindingsDocument:
                 "reviewer": reviewer,
                 "findings": first,
                 "checks": checks,
+                "at": "2026-05-01T09:30:00Z",
+                "by": "dev@example.com",
             }
         ),
         Pass.model_validate(
@@ -98,6 +129,8 @@ def _history() -> FindingsDocument:
                 "reviewer": reviewer,
                 "findings": second,
                 "checks": checks,
+                "at": "2026-05-01T09:41:07Z",
+                "by": "dev@example.com",
             }
         ),
     ]

@@ -1,17 +1,21 @@
 """The reviewer's answer is untrusted input: parse it strictly or record why not.
 
 A rejected answer never raises: the pass records the reviewer as *unavailable*
-with the reason, and that alone blocks approval.
+with the reason, and that alone blocks approval. Beyond its schema, an answer must
+name claimed paths, lines inside the frozen file, and only IDs of this unit's
+earlier reviewer findings (``known``), each at most once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from pydantic import ValidationError
 
+from aidlc_review.fsio import sha256_bytes
 from aidlc_review.review.models import BLOCKING, ReviewerAnswer
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.typed_load import describe, key_path, keys_of
@@ -26,7 +30,15 @@ class AnswerCheck:
     quoted: tuple[Quoted, ...] = ()  # secrets the agent's text held (redacted since)
 
 
-def validate_answer(text: str | bytes | None, claimed: Collection[str]) -> AnswerCheck:
+def validate_answer(
+    text: str | bytes | None,
+    claimed: Collection[str],
+    *,
+    lines: Mapping[str, int] | None = None,
+    known: Collection[str] | None = None,
+) -> AnswerCheck:
+    """``lines``: each claimed file's line count (None: not checked); ``known``: the
+    IDs of earlier reviewer findings an answer may restate or resolve (None: not checked)."""
     if text is None:
         return AnswerCheck(None, "no answer")
     raw = text.encode() if isinstance(text, str) else text
@@ -42,8 +54,78 @@ def validate_answer(text: str | bytes | None, claimed: Collection[str]) -> Answe
         answer = ReviewerAnswer.model_validate(data, strict=True)
     except ValidationError as exc:
         return AnswerCheck(None, _first_error(exc))
-    reason = _inconsistency(answer, set(claimed))
+    reason = _inconsistency(answer, set(claimed)) or confirm_places(answer, lines, known)
     return AnswerCheck(None, reason) if reason else AnswerCheck(answer, None)
+
+
+def confirm(
+    check: AnswerCheck, lines: Mapping[str, int], known: Collection[str]
+) -> AnswerCheck:
+    """An accepted answer checked against the frozen files and the earlier findings."""
+    if check.answer is None:
+        return check
+    reason = confirm_places(check.answer, lines, known)
+    return replace(check, answer=None, reason=reason) if reason else check
+
+
+def confirm_places(
+    answer: ReviewerAnswer, lines: Mapping[str, int] | None, known: Collection[str] | None
+) -> str | None:
+    if lines is not None:
+        for index, finding in enumerate(answer.findings):
+            reason = _past_end(finding.path, finding.location, lines)
+            if reason:
+                return f"$.findings[{index}].location: {reason}"
+    return None if known is None else _unknown_ids(answer, set(known))
+
+
+def _past_end(path: str, location: str | None, lines: Mapping[str, int]) -> str | None:
+    if location is None or path not in lines:
+        return None
+    count = lines[path]
+    start, _, end = location.partition("-")
+    if max(int(start), int(end or start)) > count:
+        return f"line {location} is past the end of {path} ({count} lines)"
+    if int(end or start) < int(start):
+        return f"line range {location} ends before it starts"
+    return None
+
+
+def _unknown_ids(answer: ReviewerAnswer, known: set[str]) -> str | None:
+    restated: dict[str, str] = {}
+    for index, finding in enumerate(answer.findings):
+        if finding.id is None:
+            continue
+        where = f"$.findings[{index}].id"
+        if finding.id not in known:
+            return f"{where}: {finding.id} is not an earlier reviewer finding of this unit"
+        if finding.id in restated:
+            return f"{where}: {finding.id} is already restated at {restated[finding.id]}"
+        restated[finding.id] = f"$.findings[{index}]"
+    resolved: set[str] = set()
+    for index, item in enumerate(answer.resolved):
+        where = f"$.resolved[{index}].id"
+        if item.id not in known:
+            return f"{where}: {item.id} is not an earlier reviewer finding of this unit"
+        if item.id in restated:
+            return f"{where}: {item.id} is restated as still present at {restated[item.id]}"
+        if item.id in resolved:
+            return f"{where}: {item.id} is resolved twice"
+        resolved.add(item.id)
+    return None
+
+
+def frozen_line_counts(workspace: Path, files: Mapping[str, str]) -> dict[str, int]:
+    """Line count of each claimed file whose bytes are still the frozen ones."""
+    counts = {}
+    for path, digest in files.items():
+        try:
+            data = (workspace / path).read_bytes()
+        except OSError:
+            continue
+        if sha256_bytes(data) == digest:
+            counts[path] = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    return counts
 
 
 def _inconsistency(answer: ReviewerAnswer, claimed: set[str]) -> str | None:

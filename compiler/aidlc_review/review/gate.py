@@ -1,7 +1,8 @@
 """The code-review gate: Approve | Request Changes, the two options Construction gates have.
 
 Approval needs a receipt for the current attempt that still holds; Request
-Changes starts a new attempt (fresh pass budget, earlier passes kept).
+Changes starts a new attempt (fresh pass budget, earlier passes kept). Every
+decision records when (UTC) and who (``--by``, else git's user.email, else the OS user).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.review.api import verify_review
+from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
@@ -46,6 +48,7 @@ def decide_gate(
     note: str | None = None,
     record: Path | None = None,
     manifest: Path | None = None,
+    by: str | None = None,
 ) -> GateOutcome:
     if decision not in DECISIONS:
         raise InvalidInput(f"gate decision {decision!r}: must be one of {', '.join(DECISIONS)}")
@@ -58,10 +61,11 @@ def decide_gate(
                 "run `aidlc-review review run` first"
             )
         attempt = doc.attempt
+        stamp = {"at": utc_now(), "by": decider(paths.workspace, by)}
         if decision == "approve":
-            doc = _approved(doc, paths, note)
+            doc = _approved(doc, paths, note, stamp)
         else:
-            doc = _changes_requested(doc, note)
+            doc = _changes_requested(doc, note, stamp)
         save_document(paths, doc)
     return GateOutcome(
         decision,
@@ -72,7 +76,9 @@ def decide_gate(
     )
 
 
-def _approved(doc: FindingsDocument, paths: RecordPaths, note: str | None) -> FindingsDocument:
+def _approved(
+    doc: FindingsDocument, paths: RecordPaths, note: str | None, stamp: dict[str, str]
+) -> FindingsDocument:
     doc = with_waivers(doc, date.today())  # an expired waiver blocks again
     if doc.receipt is None or doc.receipt.attempt != doc.attempt:
         raise GateRefused(
@@ -103,16 +109,20 @@ def _approved(doc: FindingsDocument, paths: RecordPaths, note: str | None) -> Fi
         decision="approve",
         note=note,
         receipt_fingerprint=doc.receipt.unit_source_fingerprint,
+        **stamp,
     )
     return doc.model_copy(update={"gate": [*doc.gate, decision]})
 
 
-def _changes_requested(doc: FindingsDocument, note: str | None) -> FindingsDocument:
+def _changes_requested(
+    doc: FindingsDocument, note: str | None, stamp: dict[str, str]
+) -> FindingsDocument:
     decision = GateDecision(
         attempt=doc.attempt,
         decision="request-changes",
         note=note,
         receipt_fingerprint=(doc.receipt.unit_source_fingerprint if doc.receipt else None),
+        **stamp,
     )
     return doc.model_copy(
         update={

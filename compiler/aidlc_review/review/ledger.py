@@ -1,51 +1,70 @@
 """The pass history: merge what a pass saw with what earlier passes recorded.
 
-``CR-NNN`` IDs are assigned once per unit and never renumbered. A finding keeps
-its ID across passes (and attempts) by a fingerprint that leaves line numbers
-out, so moving code does not make a finding new. A finding not seen again is
-marked ``resolved``, never deleted, unless its file is no longer claimed: a
-finding cannot be fixed by unclaiming its path, so it stays open (with a note).
+``CR-NNN`` IDs are assigned once per unit and never renumbered. A finding keeps its
+ID, and the fingerprint it was first recorded with, across passes and attempts:
+
+- a sensor finding is one per (path, rule) holding every line (``review.grouping``),
+  so moving code or adding a hit does not make it new; it is resolved when no sensor
+  reports it any more;
+- a reviewer finding is kept by the ID the reviewer restates it with, else by path,
+  category and reworded text (``review.matching``). It is resolved only when the
+  reviewer says so (``resolved`` in the answer, with a reason); one the reviewer does
+  not account for stays open, marked ``not_re_examined``.
+
+Nothing is deleted. A finding whose file is no longer claimed stays open (with a
+note): a finding cannot be fixed by unclaiming its path.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import cast
 
-from aidlc_review.review.models import CATEGORIES, Category, Finding, Severity, Source
+from aidlc_review.review.grouping import group_hits, parse_location
+from aidlc_review.review.matching import pair_by_text
+from aidlc_review.review.models import CATEGORIES, Category, Finding, ReviewerAnswer
+from aidlc_review.review.observation import Grouped, Observation
 
+__all__ = ["Grouped", "Observation", "merge", "reviewer_fingerprint", "reviewer_observations"]
 _NUMBERS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
+_RANK = {"critical": 0, "major": 1, "minor": 2}
 UNCLAIMED_NOTE = "(still open: its path is no longer claimed)"
 
 
-@dataclass(frozen=True)
-class Observation:
-    """One finding as seen in this pass, before it has an ID."""
-
-    severity: Severity
-    category: str
-    path: str
-    location: str | None
-    finding: str
-    evidence: str
-    recommendation: str
-    source: Source
-    fingerprint: str
-    check: str | None = None
-    rule: str | None = None
-
-
 def reviewer_fingerprint(path: str, category: str, text: str) -> str:
-    """Identity of a reviewer finding: path, category and wording with numbers blanked.
+    """Identity of a new reviewer finding: path, category and wording with numbers blanked.
 
     Numbers are blanked because reviewers quote line numbers in the prose too.
     """
     normal = _SPACE.sub(" ", _NUMBERS.sub("#", text)).strip().lower()
     digest = hashlib.sha256("\x1f".join(("reviewer", path, category, normal)).encode())
     return "sha256:" + digest.hexdigest()[:32]
+
+
+def reviewer_observations(answer: ReviewerAnswer) -> list[Observation]:
+    return [
+        Observation(
+            f.severity,
+            f.category,
+            f.path,
+            f.location,
+            f.finding,
+            f.evidence,
+            f.recommendation,
+            "reviewer",
+            reviewer_fingerprint(f.path, f.category, f.finding),
+            restates=f.id,
+        )
+        for f in answer.findings
+    ]
+
+
+def resolutions(answer: ReviewerAnswer | None) -> dict[str, str]:
+    """Earlier reviewer finding ID -> the reviewer's reason for resolving it."""
+    return {r.id: r.reason for r in answer.resolved} if answer else {}
 
 
 def known_category(category: str, fallback: Category = "maintainability") -> Category:
@@ -58,47 +77,81 @@ def merge(
     attempt: int,
     number: int,
     reviewed: set[str] | None = None,
+    resolved: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """The ledger after a pass: every finding ever recorded for the unit, sorted by ID.
 
     ``history`` is the previous pass's ledger (which already holds every earlier
     finding); ``seen`` is this pass's observations in any order; ``reviewed`` is the
-    set of paths this pass covered (None: every path counts as covered).
+    set of paths this pass covered (None: every path counts as covered); ``resolved``
+    maps earlier reviewer findings the reviewer resolved to its reasons.
     """
-    by_print = {f.fingerprint: f for f in history}
+    observed = _unique(group_hits(seen))
+    matched = _match(history, observed)
     next_number = 1 + max((_id_number(f.id) for f in history), default=0)
     current: dict[str, Finding] = {}
-    for obs in _unique(seen):
-        earlier = by_print.get(obs.fingerprint)
+    for index, obs in enumerate(observed):
+        earlier = matched.get(index)
         if earlier is None:
-            finding_id = f"CR-{next_number:03d}"
+            finding_id, fingerprint, first_seen = f"CR-{next_number:03d}", obs.fingerprint, number
             next_number += 1
-            first_seen = number
         else:
-            finding_id = earlier.id
+            finding_id, fingerprint = earlier.id, earlier.fingerprint
             reopened = earlier.status == "resolved" or earlier.attempt != attempt
             first_seen = number if reopened else earlier.first_seen
-        current[obs.fingerprint] = _finding(obs, finding_id, first_seen, attempt)
-    unseen = [_unseen(f, reviewed) for f in history if f.fingerprint not in current]
+        current[finding_id] = _finding(obs, finding_id, fingerprint, first_seen, attempt)
+    unseen = [_unseen(f, reviewed, resolved or {}) for f in history if f.id not in current]
     return sorted([*current.values(), *unseen], key=lambda f: _id_number(f.id))
 
 
-def _unseen(finding: Finding, reviewed: set[str] | None) -> Finding:
-    """A finding this pass did not report: resolved, unless nothing looked at its file."""
+def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Finding]:
+    """Observation index -> the earlier finding it is: by restated ID, by fingerprint
+    (a grouped finding's per-hit fingerprints included), then by reworded text."""
+    by_id = {f.id: f for f in history}
+    by_print = {f.fingerprint: f for f in history}
+    pairs: dict[int, Finding] = {}
+    used: set[str] = set()
+    for index, obs in enumerate(observed):
+        earlier = by_id.get(obs.restates or "")
+        if earlier is not None and earlier.id not in used:
+            pairs[index] = earlier
+            used.add(earlier.id)
+    for index, obs in enumerate(observed):
+        prints = [obs.fingerprint, *(obs.grouped.hit_prints if obs.grouped else ())]
+        earlier = next((by_print[p] for p in prints if p in by_print), None)
+        if index not in pairs and earlier is not None and earlier.id not in used:
+            pairs[index] = earlier
+            used.add(earlier.id)
+    new = [i for i, obs in enumerate(observed) if i not in pairs and obs.source == "reviewer"]
+    old = [f for f in history if f.source == "reviewer" and f.id not in used]
+    texts = pair_by_text(
+        [(observed[i].path, observed[i].category, observed[i].finding) for i in new],
+        [(f.path, f.category, f.finding) for f in old],
+    )
+    pairs.update({new[a]: old[b] for a, b in texts.items()})
+    return pairs
+
+
+def _unseen(finding: Finding, reviewed: set[str] | None, resolved: Mapping[str, str]) -> Finding:
+    """A finding this pass did not report: resolved by silence only if a sensor's."""
     if finding.status == "resolved":
         return finding
+    if finding.source == "reviewer" and finding.id in resolved:
+        update = {"status": "resolved", "resolution": resolved[finding.id]}
+        return finding.model_copy(update={**update, "not_re_examined": False})
     if reviewed is not None and finding.source != "runtime" and finding.path:
         if finding.path not in reviewed:
             if finding.evidence.endswith(UNCLAIMED_NOTE):
                 return finding
             return finding.model_copy(update={"evidence": f"{finding.evidence} {UNCLAIMED_NOTE}"})
+    if finding.source == "reviewer":
+        return finding.model_copy(update={"not_re_examined": True})
     return finding.model_copy(update={"status": "resolved"})
 
 
 def _unique(seen: list[Observation]) -> list[Observation]:
     """One observation per fingerprint; the most severe wins, deterministically."""
-    rank = {"critical": 0, "major": 1, "minor": 2}
-    ordered = sorted(seen, key=lambda o: (o.fingerprint, rank[o.severity], o.location or ""))
+    ordered = sorted(seen, key=lambda o: (o.fingerprint, _RANK[o.severity], o.location or ""))
     unique: dict[str, Observation] = {}
     for obs in ordered:
         unique.setdefault(obs.fingerprint, obs)
@@ -106,21 +159,30 @@ def _unique(seen: list[Observation]) -> list[Observation]:
     return sorted(unique.values(), key=lambda o: (o.path, _line(o.location), o.finding))
 
 
-def _finding(obs: Observation, finding_id: str, first_seen: int, attempt: int) -> Finding:
+def _finding(
+    obs: Observation, finding_id: str, fingerprint: str, first_seen: int, attempt: int
+) -> Finding:
+    if obs.grouped is not None:
+        locations, checks = list(obs.grouped.locations), list(obs.grouped.checks)
+    else:
+        place = parse_location(obs.location)
+        locations, checks = ([place] if place else []), ([obs.check] if obs.check else [])
     return Finding(
         id=finding_id,
         severity=obs.severity,
         category=known_category(obs.category),
         path=obs.path,
         location=obs.location,
+        locations=locations,
         finding=obs.finding,
         evidence=obs.evidence,
         recommendation=obs.recommendation,
         status="open",
         source=obs.source,
         check=obs.check,
+        checks=checks,
         rule=obs.rule,
-        fingerprint=obs.fingerprint,
+        fingerprint=fingerprint,
         first_seen=first_seen,
         attempt=attempt,
     )

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from aidlc_review.review.models import BLOCKING, FindingsDocument, Pass
+from aidlc_review.review.models import BLOCKING, Finding, FindingsDocument, Pass
 from aidlc_review.review.render import render
 from aidlc_review.review.waivers import waived_finding_ids
+
+SHOWN_LOCATIONS = 10  # the report's cap per finding; the JSON holds every location
 
 
 def unit_label(unit: str | None) -> str:
@@ -31,6 +33,7 @@ def report_context(doc: FindingsDocument, today: date | None = None) -> dict[str
         "history": [_history_row(p) for p in doc.passes],
         "gate_line": _gate_line(doc),
         "tools": {c.name: tool_label(c.tool, c.tool_version) for c in doc.checks},
+        "places": {f.id: _places(f) for f in findings},
     }
 
 
@@ -45,6 +48,19 @@ def tool_label(tool: str | None, version: str | None) -> str:
 
 def render_report(doc: FindingsDocument) -> str:
     return render("code-review.md.j2", **report_context(doc))
+
+
+def _places(finding: Finding) -> dict[str, Any]:
+    """The lines a report prints for a finding, capped; empty for a single plain line."""
+    locations = finding.locations
+    if len(locations) < 2 and not any(p.message for p in locations):
+        return {"rows": [], "more": 0}
+    rows = [
+        f"line {p.line}" + (f"-{p.end_line}" if p.end_line and p.end_line != p.line else "")
+        + (f": {p.message}" if p.message else "")
+        for p in locations[:SHOWN_LOCATIONS]
+    ]
+    return {"rows": rows, "more": max(0, len(locations) - SHOWN_LOCATIONS)}
 
 
 def _history_row(item: Pass) -> dict[str, Any]:
@@ -64,6 +80,8 @@ def _history_row(item: Pass) -> dict[str, Any]:
         "resolved": sum(f.status == "resolved" for f in item.findings),
         "reviewer": reviewer,
         "repair": repair,
+        "at": item.at or "",
+        "by": item.by or "",
     }
 
 
