@@ -85,7 +85,7 @@ def test_run_exits_1_on_a_blocking_finding_and_prints_the_json_checks(
         "category": "code-quality",
         "path": "src/b.py",
         "line": 1,
-        "message": "F401 `os` imported but unused",
+        "message": "F401 `os` imported but unused (https://docs.astral.sh/ruff/rules/unused-import)",
         "rule": "F401",
         "fingerprint": checks[1]["findings"][0]["fingerprint"],
     }

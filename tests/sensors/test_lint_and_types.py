@@ -26,8 +26,8 @@ def test_ruff_check_findings_are_reported_on_claimed_files_only(tmp_path: Path) 
     )
     assert located(result) == [("src/a.py", 1, "F401", "major"), ("src/a.py", 5, "F821", "major")]
     assert [f.message for f in result.findings] == [
-        "F401 `os` imported but unused",
-        "F821 Undefined name `undefined_name`",
+        "F401 `os` imported but unused (https://docs.astral.sh/ruff/rules/unused-import)",
+        "F821 Undefined name `undefined_name` (https://docs.astral.sh/ruff/rules/undefined-name)",
     ]
 
 

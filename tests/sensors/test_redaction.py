@@ -50,7 +50,7 @@ def test_a_secret_quoted_by_ruff_or_mypy_is_redacted_everywhere(
     assert code == 1
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert [f["message"] for f in checks["linter"]["findings"]] == [
-        f"F821 Undefined name `{REDACTED}`"
+        f"F821 Undefined name `{REDACTED}` (https://docs.astral.sh/ruff/rules/undefined-name)"
     ]
     [typed] = [f for f in checks["type-check"]["findings"] if f["path"] == "src/typed.py"]
     assert f"\"Literal['{REDACTED}']\"" in typed["message"]

@@ -1,5 +1,7 @@
 """linter: ``ruff check`` with JSON output on the claimed files, violations mapped to findings.
 
+A finding quotes ruff's message with its rule code and ruff's URL for the rule.
+
 The workspace's ruff configuration applies unchanged; ``--no-fix`` keeps the
 source untouched and ruff's cache is kept out of the workspace.
 """
@@ -73,6 +75,9 @@ def _finding(ctx: SensorContext, path: str, item: dict[str, Any]) -> CheckFindin
     code = item.get("code") or "syntax"
     line = (item.get("location") or {}).get("row")
     message = f"{code} {item.get('message', '')}".strip()
+    url = item.get("url")
+    if isinstance(url, str) and url.startswith("https://"):
+        message += f" ({url})"  # ruff's own page for the rule
     return ctx.finding(path, line, message, code, _severity_key(ctx, code), "minor")
 
 

@@ -133,10 +133,23 @@ def _findings(ctx: SensorContext, items: list[dict[str, Any]]) -> list[CheckFind
             ctx.finding(
                 path,
                 line,
-                str(item["message"]),
+                _quoted(item, code),
                 code,
                 key,
                 "minor" if severity == "note" else "major",
             )
         )
     return findings
+
+
+def _quoted(item: dict[str, Any], code: str | None) -> str:
+    """mypy's message as mypy prints it: the hint after it, the error code last.
+
+    No documentation link: the anchors of mypy's error code list are not derived
+    from the codes, so a guessed link would be wrong as often as right.
+    """
+    message = str(item["message"])
+    hint = item.get("hint")
+    if isinstance(hint, str) and hint.strip():
+        message += f" ({' '.join(hint.split())})"
+    return f"{message} [{code}]" if code else message
