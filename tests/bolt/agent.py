@@ -10,11 +10,13 @@ repairer removes it; "sleep": seconds the developer waits; "extra": an unclaimed
 developer also writes; "fail": the developer exits 3 without writing anything; "files": more
 files the developer writes, each ``{"path", "text"}`` or ``{"path", "line", "text"}`` (replace
 one line of the file as the worktree has it), optionally ``"claim": true`` and
-``"executable": true``.
+``"executable": true``; "commit": files ``{"path", "text"}`` the developer commits on the
+unit branch without claiming them.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -74,6 +76,11 @@ if role == "developer":
             path.chmod(0o755)
         if extra.get("claim"):
             writes.append({"path": extra["path"]})
+    for extra in behaviour.get("commit", []):
+        (workspace / extra["path"]).write_text(extra["text"])
+        git = ["git", "-C", str(workspace)]
+        subprocess.run([*git, "add", "--", extra["path"]], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "unclaimed work"], check=True)
     record = Path(os.environ["AIDLC_RECORD"]) / "construction"
     manifest = (record / unit if unit else record) / "code-generation" / "source-manifest.json"
     manifest.parent.mkdir(parents=True, exist_ok=True)
@@ -112,6 +119,11 @@ elif role == "reviewer":
             ],
         }
     else:
+        # the findings the brief lists as open are gone with the bug: say so for each
+        open_ids = sorted(set(re.findall(r"\bCR-[0-9]{3,}\b", brief)))
+        resolved = [{"id": i, "reason": "the BUG flag is gone"} for i in open_ids]
         answer = {"verdict": "READY", "summary": "Looks right.", "findings": []}
+        if resolved:
+            answer["resolved"] = resolved
     print(json.dumps(answer))
     sys.stdout.flush()

@@ -133,8 +133,9 @@ def test_a_failed_developer_fails_its_unit_blocks_dependents_and_resume_retries(
 
 
 def test_uncommitted_changes_in_the_workspace_stop_the_merge_until_resumed(scene, capsys):
-    agent = scene.agents()
-    (scene.repo / "README.md").write_text("# local edit\n")
+    # made while the run is under way (a dirty worktree before it starts is refused at once)
+    edit = {"path": str(scene.repo / "README.md"), "text": "# local edit\n"}
+    agent = scene.agents(solo={"files": [edit]})
     argv = scene.run_argv("- name: solo\n", agent)
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(

@@ -88,6 +88,12 @@ class Git:
         out = self.run("status", "--porcelain", "--untracked-files=no", "-z")
         return sorted(entry[3:] for entry in out.split("\0") if entry)
 
+    def uncommitted_paths(self) -> list[str]:
+        """Every path of this worktree that differs from its HEAD: staged, unstaged and
+        untracked (ignored files aside), relative to the top of the worktree."""
+        out = self.run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+        return sorted(entry[3:] for entry in out.split("\0") if entry)
+
     def changed_paths(self, old: str, new: str) -> list[str]:
         """Paths that differ between two trees/commits (renames as delete + add)."""
         out = self.run("diff-tree", "-r", "--no-renames", "--name-only", "-z", old, new, "--")

@@ -33,6 +33,7 @@ from aidlc_review.bolt.units import UnitPlan
 from aidlc_review.errors import AidlcError, InvalidInput, UsageError
 
 Progress = Callable[[str], None]
+MAX_SHOWN = 20  # paths named in a refusal
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
         "rev-parse", "--verify", "-q", f"{options.base}^{{commit}}"
     ):
         raise UsageError(f"--base {options.base!r}: unknown revision")
+    _refuse_dirty(git, target)
     base = git.rev_parse(options.base or (target if git.branch_exists(target) else "HEAD"))
     if not git.branch_exists(target):
         git.run("branch", "--", target, base)
@@ -84,6 +86,22 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
         units=_unit_states(plan),
     )
     return create_store(root, state)
+
+
+def _refuse_dirty(git: Git, target: str) -> None:
+    """The main worktree must be clean before a run starts: a change left there would be
+    merged around, generated over, or found only at merge time. Bolt's own state lives
+    under ``.git`` and never shows here."""
+    dirty = git.uncommitted_paths()
+    if not dirty:
+        return
+    shown = ", ".join(dirty[:MAX_SHOWN]) + (
+        f" and {len(dirty) - MAX_SHOWN} more" if len(dirty) > MAX_SHOWN else ""
+    )
+    raise InvalidInput(
+        f"{git.cwd}: the main worktree has uncommitted or untracked changes: {shown}; "
+        f"commit, stash or remove them before 'bolt run' (target {target})"
+    )
 
 
 def _unit_states(plan: UnitPlan) -> dict[str, UnitState]:

@@ -110,6 +110,9 @@ def review_unit(store: StateStore, name: str, say: Callable[[str], None]) -> Non
         repairer=state.repairer,
         agent_timeout=state.agent_timeout,
         harness=Path(state.harness) if state.harness else None,
+        # unclaimed changes are measured from the unit's branch point, so a commit the
+        # developer made on the unit branch outside its claims still counts
+        base_revision=unit_state.base,
     )
     outcome = run_review(request, progress=say)
     say(f"review {outcome.verdict} after {outcome.passes_used} pass(es)")

@@ -49,6 +49,7 @@ class ReviewRequest:
     agent_timeout: float = 600.0
     sarif: Path | None = None
     harness: Path | None = None
+    base_revision: str | None = None  # Bolt: the unit's branch point (else the settings/HEAD)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
         raise InvalidInput(
             f"--agent-timeout {request.agent_timeout}: must be a positive number of seconds"
         )
-    ctx = UnitContext.load(paths, request.harness, request.mode)
+    ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
     engine.read_manifest(ctx)  # bad input is refused before anything is locked or written
     with unit_lock(paths, say):
         doc = _review_loop(ctx, reviewer, repairer, request.agent_timeout, say)

@@ -34,7 +34,9 @@ class UnitContext:
     base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
 
     @classmethod
-    def load(cls, paths: RecordPaths, harness: Path | None, mode: str) -> UnitContext:
+    def load(
+        cls, paths: RecordPaths, harness: Path | None, mode: str, base_revision: str | None = None
+    ) -> UnitContext:
         from aidlc_review.compile.build import load_valid
 
         if mode not in CONSTRUCTION_MODES:
@@ -49,7 +51,7 @@ class UnitContext:
         by_id = {m.id: m for m in loaded.sensors}
         sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
         budget = stage.passes_for(mode) or 1
-        loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget)
+        loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget, base_revision)
         loaded_ctx.sensor_settings()  # bad settings are refused before anything is written
         return loaded_ctx
 
