@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.cli import review_summary, review_waive
-from aidlc_review.cli.options import add_harness, add_json
+from aidlc_review.cli.options import REPAIRER_METAVAR, REVIEWER_METAVAR, add_harness, add_json
 from aidlc_review.cli.path_checks import check_input_file, check_output_file
 
 
@@ -28,14 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--reviewer",
         default="builtin",
-        metavar="builtin|command:CMD",
-        help="who reviews (default: builtin, no model)",
+        metavar=REVIEWER_METAVAR,
+        help="who reviews (default: builtin, no model; claude/codex: that CLI headless)",
     )
     run.add_argument(
         "--repairer",
         default="none",
-        metavar="none|command:CMD",
-        help="who repairs blocking findings (default: none)",
+        metavar=REPAIRER_METAVAR,
+        help="who repairs blocking findings (default: none; claude/codex: that CLI headless)",
     )
     run.add_argument(
         "--agent-timeout",
@@ -51,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="also write the final open findings as SARIF 2.1.0",
     )
+    _add_by(run)
     start = _verb(
         verbs, "start", "freeze, run sensors, write the reviewer brief (host-driven)", _start
     )
@@ -63,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--answer", required=True, type=Path, metavar="FILE", help="the reviewer's JSON answer"
     )
     submit.add_argument("--sarif", type=Path, default=None, metavar="FILE")
+    _add_by(submit)
     _verb(verbs, "status", "show where the unit's review stands", _status)
     verify = _verb(
         verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify
@@ -82,8 +84,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--request-changes", action="store_const", const="request-changes", dest="decision"
     )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
+    _add_by(gate)
     review_summary.register(verbs)
     review_waive.register(verbs, _verb)
+
+
+def _add_by(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--by",
+        default=None,
+        metavar="WHO",
+        help="who decides, recorded with the time (default: git user.email, else the OS user)",
+    )
 
 
 def _verb(
@@ -188,6 +200,7 @@ def _run(args: argparse.Namespace) -> int:
         repairer=args.repairer,
         agent_timeout=args.agent_timeout,
         sarif=args.sarif,
+        by=args.by,
     )
     outcome = run_review(request, _progress)
     _emit(args, _outcome_json(outcome), _outcome_lines(outcome))
@@ -223,6 +236,7 @@ def _submit(args: argparse.Namespace) -> int:
         record=args.record,
         manifest=args.manifest,
         progress=_progress,
+        by=args.by,
     )
     if args.sarif is not None:
         from aidlc_review.review.sarif import write_sarif
@@ -295,6 +309,7 @@ def _gate(args: argparse.Namespace) -> int:
         note=args.note,
         record=args.record,
         manifest=args.manifest,
+        by=args.by,
     )
     data = {
         "decision": outcome.decision,

@@ -23,6 +23,10 @@ def add_harness(
     )
 
 
+REVIEWER_METAVAR = "builtin|claude|codex|command:CMD"
+REPAIRER_METAVAR = "none|claude|codex|command:CMD"
+
+
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON on stdout")
 

@@ -3,8 +3,10 @@
 ``builtin`` needs no model (the reviewer that turns sensor results into the
 verdict); ``command:CMD`` runs an external agent CLI without a shell from the
 workspace, brief on stdin, killed with its whole process group after the
-timeout; ``none`` (repairer only) means nobody repairs. Host-driven agents do
-not pass through here: ``review start`` / ``review submit`` stand in for them.
+timeout; ``none`` (repairer only) means nobody repairs. ``claude`` and ``codex``
+are presets: the documented headless command lines of those CLIs (``PRESETS``),
+run like ``command:`` and recorded by preset name. Host-driven agents do not
+pass through here: ``review start`` / ``review submit`` stand in for them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,19 @@ MAX_STDERR_LINES = 200
 
 BUILTIN = "builtin"
 NONE = "none"
+# Headless command lines, brief on stdin. Reviewers may read but not edit (Claude Code's
+# -p mode denies edits without a permission mode; Codex's read-only sandbox); repairers
+# may edit the workspace. Both CLIs print a JSON envelope that ``review.envelope`` reads.
+PRESETS: dict[str, dict[str, tuple[str, ...]]] = {
+    "--reviewer": {
+        "claude": ("claude", "-p", "--output-format", "json"),
+        "codex": ("codex", "exec", "--json", "--sandbox", "read-only", "-"),
+    },
+    "--repairer": {
+        "claude": ("claude", "-p", "--output-format", "json", "--permission-mode", "acceptEdits"),
+        "codex": ("codex", "exec", "--json", "--sandbox", "workspace-write", "-"),
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -59,6 +74,9 @@ class AgentRun:
 def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
     if text in allowed:
         return AgentSpec(text, text=text)
+    presets = PRESETS.get(option, {})
+    if text in presets:
+        return AgentSpec("command", presets[text], text)
     if text.startswith("command:"):
         try:
             argv = shlex.split(text[len("command:") :])
@@ -67,7 +85,7 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
         if not argv:
             raise InvalidInput(f"{option} {text!r}: the command is empty")
         return AgentSpec("command", tuple(argv), text)
-    choices = " | ".join([*allowed, "command:CMD"])
+    choices = " | ".join([*allowed, *presets, "command:CMD"])
     raise InvalidInput(f"{option} {text!r}: must be {choices}")
 
 

@@ -19,9 +19,9 @@ from aidlc_review.review.agents import (
     parse_agent,
     run_command_agent,
 )
-from aidlc_review.review.answer import AnswerCheck, validate_answer
+from aidlc_review.review.answer import AnswerCheck
+from aidlc_review.review.ask import ask_command_reviewer
 from aidlc_review.review.brief import repair_brief, reviewer_brief, write_brief
-from aidlc_review.review.freeze import freeze_unit
 from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
@@ -202,46 +202,12 @@ def _ask_reviewer(
 ) -> AnswerCheck:
     if reviewer.kind == BUILTIN:
         return AnswerCheck(engine.builtin_answer(gathered.results), None)
-    checked = scrub_check(_command_answer(ctx, reviewer, gathered, brief, number, timeout, say))
+    checked = scrub_check(
+        ask_command_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
+    )
     if checked.reason:
         say(f"reviewer {reviewer}: answer rejected: {checked.reason}")
     return checked
-
-
-def _command_answer(
-    ctx: UnitContext,
-    reviewer: AgentSpec,
-    gathered: engine.Gathered,
-    brief: Path,
-    number: int,
-    timeout: float,
-    say: Progress,
-) -> AnswerCheck:
-    say(f"reviewer {reviewer}: reviewing (timeout {timeout:g}s)")
-    paths = ctx.paths
-    env = agent_env(
-        "reviewer",
-        unit=paths.unit,
-        workspace=paths.workspace,
-        record=paths.record,
-        brief=brief,
-        number=number,
-    )
-    run = run_command_agent(
-        reviewer,
-        cwd=paths.workspace,
-        brief=brief.read_text(encoding="utf-8"),
-        env=env,
-        timeout=timeout,
-        relay=say,
-    )
-    if run.timed_out or run.error:
-        return AnswerCheck(None, run.failure)
-    if freeze_unit(gathered.manifest, paths.workspace).fingerprint != gathered.frozen.fingerprint:
-        return AnswerCheck(None, "the reviewer changed the claimed source (reviewers never edit)")
-    if run.exit_code != 0:
-        return AnswerCheck(None, run.failure)
-    return validate_answer(run.stdout, gathered.frozen.files)
 
 
 def _repair(

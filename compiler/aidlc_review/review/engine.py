@@ -15,6 +15,7 @@ from aidlc_review.review.agent_text import known_hashes
 from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.freeze import Frozen, freeze_unit
+from aidlc_review.review.kept_source import keep_source
 from aidlc_review.review.ledger import Observation, known_category, merge
 from aidlc_review.review.models import (
     Check,
@@ -100,6 +101,10 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     manifest = read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
     progress(f"froze {len(frozen.files)} claimed file(s): {frozen.fingerprint[:19]}")
+    try:
+        keep_source(frozen, ctx.paths.workspace)  # for the next briefs' diffs and quotes
+    except OSError as exc:
+        progress(f"could not keep the frozen source for later diffs: {exc}")
     base_revision = ctx.base_revision or ctx.sensor_settings().get("base_revision")
     baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
     drifted = drift(ctx.paths, baseline, set(frozen.files))

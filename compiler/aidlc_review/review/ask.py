@@ -1,0 +1,103 @@
+"""Asking a command reviewer, with one second chance for a malformed answer.
+
+A formatting slip must not cost one of the attempt's few passes: an answer that arrives
+but cannot be read (not JSON, off-schema, inconsistent) is sent back once, in a retry
+brief that quotes the validation error, inside the same pass. A second malformed answer,
+or a run that fails outright (timeout, exit status, edited source), is "reviewer
+unavailable" as before. The answer is taken from bare JSON, one fenced block or an agent
+CLI's envelope (``review.envelope``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from aidlc_review.review import engine
+from aidlc_review.review.agents import AgentSpec, agent_env, run_command_agent
+from aidlc_review.review.answer import AnswerCheck, validate_answer
+from aidlc_review.review.brief import write_brief
+from aidlc_review.review.envelope import unwrap
+from aidlc_review.review.freeze import freeze_unit
+from aidlc_review.review.unit import UnitContext
+from aidlc_review.sensors.redact import scrub
+
+Progress = Callable[[str], None]
+
+
+def ask_command_reviewer(
+    ctx: UnitContext,
+    reviewer: AgentSpec,
+    gathered: engine.Gathered,
+    brief: Path,
+    number: int,
+    timeout: float,
+    say: Progress,
+) -> AnswerCheck:
+    """The reviewer's checked answer for this pass (asked at most twice)."""
+    check, malformed = _ask_once(ctx, reviewer, gathered, brief, number, timeout, say)
+    if not malformed or check.reason is None:
+        return check
+    reason = scrub(check.reason)[0]
+    say(f"reviewer {reviewer}: answer rejected: {reason}; asking once more (same pass)")
+    retry = write_brief(retry_brief_path(brief), retry_brief(brief.read_text("utf-8"), reason))
+    check, _ = _ask_once(ctx, reviewer, gathered, retry, number, timeout, say)
+    return check
+
+
+def retry_brief_path(brief: Path) -> Path:
+    return brief.with_name(f"{brief.stem}-retry{brief.suffix}")
+
+
+def retry_brief(original: str, reason: str) -> str:
+    return (
+        original.rstrip("\n")
+        + "\n\n## Your previous answer was rejected\n\n"
+        + "It could not be read as an answer:\n\n"
+        + "\n".join(f"> {line}" for line in reason.splitlines() or [""])
+        + "\n\nAnswer again, following the format above exactly. This is the last chance in "
+        "this pass: a second unreadable answer is recorded as *reviewer unavailable*.\n"
+    )
+
+
+def _ask_once(
+    ctx: UnitContext,
+    reviewer: AgentSpec,
+    gathered: engine.Gathered,
+    brief: Path,
+    number: int,
+    timeout: float,
+    say: Progress,
+) -> tuple[AnswerCheck, bool]:
+    """The answer, and whether a rejection was about its form (worth one retry)."""
+    say(f"reviewer {reviewer}: reviewing (timeout {timeout:g}s)")
+    paths = ctx.paths
+    env = agent_env(
+        "reviewer",
+        unit=paths.unit,
+        workspace=paths.workspace,
+        record=paths.record,
+        brief=brief,
+        number=number,
+    )
+    run = run_command_agent(
+        reviewer,
+        cwd=paths.workspace,
+        brief=brief.read_text(encoding="utf-8"),
+        env=env,
+        timeout=timeout,
+        relay=say,
+    )
+    if run.timed_out or run.error:
+        return AnswerCheck(None, run.failure), False
+    if freeze_unit(gathered.manifest, paths.workspace).fingerprint != gathered.frozen.fingerprint:
+        return AnswerCheck(
+            None, "the reviewer changed the claimed source (reviewers never edit)"
+        ), False
+    if run.exit_code != 0:
+        return AnswerCheck(None, run.failure), False
+    found = unwrap(run.stdout)
+    if found.error is not None:
+        return AnswerCheck(None, found.error), found.form == "fenced"
+    check = validate_answer(found.text, gathered.frozen.files)
+    return check, check.answer is None

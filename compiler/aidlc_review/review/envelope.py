@@ -1,0 +1,119 @@
+"""Where the answer sits in an agent's stdout: bare, fenced, or in an agent CLI's envelope.
+
+Accepted, and nothing else:
+
+- bare JSON (the answer object itself);
+- exactly one fenced ```` ```json ```` block, prose around it allowed;
+- Claude Code's ``claude -p --output-format json`` result object
+  (``{"type": "result", "subtype": "success", "is_error": false, "result": "<text>",
+  "session_id": ..., "total_cost_usd": ..., "usage": ...}``; with ``stream-json`` it is
+  the last line), whose ``result`` text is bare JSON or one fenced block;
+- Codex's ``codex exec --json`` JSONL events, where the answer is the text of the last
+  ``{"type": "item.completed", "item": {"type": "agent_message", "text": ...}}``.
+
+An envelope that reports a failure (``is_error``, ``turn.failed``) is that failure. What
+comes out is still untrusted: ``answer.validate_answer`` checks it strictly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MAX_STDOUT_BYTES = 8 << 20
+_FENCED = re.compile(r"^[ \t]*```json[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Unwrapped:
+    text: str | bytes | None  # the answer's own text, for validation
+    form: str  # json | fenced | claude | codex | raw
+    error: str | None = None  # why there is no answer (the envelope said so, or too large)
+
+
+def unwrap(stdout: bytes) -> Unwrapped:
+    """The answer text inside ``stdout``; ``raw`` (the bytes as they are) when no known
+    form fits, so validation names what is wrong with them."""
+    if len(stdout) > MAX_STDOUT_BYTES:
+        return Unwrapped(None, "raw", f"agent output is larger than {MAX_STDOUT_BYTES} bytes")
+    try:
+        text = stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        return Unwrapped(stdout, "raw")
+    whole = _json(text)
+    if isinstance(whole, dict):
+        return _claude(whole) if _is_claude_result(whole) else Unwrapped(text, "json")
+    events = _events(text)
+    if events:
+        if _is_claude_result(events[-1]):
+            return _claude(events[-1])
+        if any(str(e.get("type", "")).startswith(("thread.", "turn.", "item.")) for e in events):
+            return _codex(events)
+    return _fenced(text, "fenced") or Unwrapped(text, "raw")
+
+
+def _claude(envelope: dict[str, Any]) -> Unwrapped:
+    if envelope.get("is_error") is True or envelope.get("subtype", "success") != "success":
+        detail = envelope.get("subtype") or "error"
+        return Unwrapped(None, "claude", f"the Claude Code run reported an error ({detail})")
+    result = envelope.get("result")
+    if not isinstance(result, str):
+        return Unwrapped(None, "claude", "the Claude Code result envelope holds no result text")
+    return _inner(result, "claude")
+
+
+def _codex(events: list[dict[str, Any]]) -> Unwrapped:
+    messages = [
+        e["item"]["text"]
+        for e in events
+        if e.get("type") == "item.completed"
+        and isinstance(e.get("item"), dict)
+        and e["item"].get("type") == "agent_message"
+        and isinstance(e["item"].get("text"), str)
+    ]
+    if messages:
+        return _inner(messages[-1], "codex")
+    failed = [e for e in events if e.get("type") in ("turn.failed", "error")]
+    if failed:
+        error = failed[-1].get("error")
+        message = error.get("message") if isinstance(error, dict) else failed[-1].get("message")
+        return Unwrapped(None, "codex", f"the Codex run failed: {message or 'no message'}")
+    return Unwrapped(None, "codex", "the Codex event stream holds no agent message")
+
+
+def _inner(text: str, form: str) -> Unwrapped:
+    """The answer inside an envelope's text: bare JSON or one fenced block."""
+    if _json(text) is not None:
+        return Unwrapped(text, form)
+    return _fenced(text, form) or Unwrapped(text, form)
+
+
+def _fenced(text: str, form: str) -> Unwrapped | None:
+    blocks = _FENCED.findall(text)
+    if len(blocks) == 1:
+        return Unwrapped(blocks[0], form)
+    if len(blocks) > 1:
+        return Unwrapped(None, form, f"answer holds {len(blocks)} fenced json blocks, not one")
+    return None
+
+
+def _events(text: str) -> list[dict[str, Any]]:
+    """JSONL: every non-blank line one JSON object with a ``type``; [] otherwise."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    events = [_json(line) for line in lines]
+    if len(lines) < 2 or not all(isinstance(e, dict) and "type" in e for e in events):
+        return []
+    return [e for e in events if isinstance(e, dict)]
+
+
+def _is_claude_result(data: dict[str, Any]) -> bool:
+    return data.get("type") == "result" and ("result" in data or "is_error" in data)
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

@@ -1,0 +1,128 @@
+"""Where the answer sits in an agent's stdout: bare, fenced, or in an agent CLI's envelope."""
+
+from __future__ import annotations
+
+import json
+
+from aidlc_review.review.answer import validate_answer
+from aidlc_review.review.envelope import MAX_STDOUT_BYTES, unwrap
+
+ANSWER = {"verdict": "READY", "summary": "Looks fine.", "findings": []}
+ANSWER_TEXT = json.dumps(ANSWER)
+FENCED = f"Here is my review.\n\n```json\n{json.dumps(ANSWER, indent=2)}\n```\n\nThanks!\n"
+
+
+def claude_envelope(result: str, *, is_error: bool = False, subtype: str = "success") -> str:
+    """What ``claude -p --output-format json`` prints: one result object."""
+    return json.dumps(
+        {
+            "type": "result",
+            "subtype": subtype,
+            "is_error": is_error,
+            "duration_ms": 5120,
+            "duration_api_ms": 4870,
+            "num_turns": 3,
+            "result": result,
+            "session_id": "5f1c0e7a-8d2b-4a53-9a0e-1b2c3d4e5f60",
+            "total_cost_usd": 0.0421,
+            "usage": {"input_tokens": 1830, "output_tokens": 412},
+        }
+    )
+
+
+def codex_stream(*messages: str, failed: str | None = None) -> str:
+    """What ``codex exec --json`` prints: JSONL events, agent messages as completed items."""
+    events: list[dict[str, object]] = [
+        {"type": "thread.started", "thread_id": "0199a213-81c0-7800-8aa1-bbab2a035a53"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "Reading"}},
+        {
+            "type": "item.completed",
+            "item": {
+                "id": "item_1",
+                "type": "command_execution",
+                "command": "bash -lc 'cat src/orders/app.py'",
+                "aggregated_output": "def total(): ...",
+                "exit_code": 0,
+                "status": "completed",
+            },
+        },
+    ]
+    for index, text in enumerate(messages, start=2):
+        events.append(
+            {"type": "item.completed", "item": {"id": f"item_{index}", "type": "agent_message", "text": text}}
+        )
+    if failed is not None:
+        events.append({"type": "turn.failed", "error": {"message": failed}})
+    else:
+        events.append(
+            {"type": "turn.completed", "usage": {"input_tokens": 24763, "output_tokens": 122}}
+        )
+    return "\n".join(json.dumps(e) for e in events) + "\n"
+
+
+def _accepted(stdout: str) -> dict[str, object]:
+    found = unwrap(stdout.encode())
+    assert found.error is None
+    checked = validate_answer(found.text, ["src/orders/app.py"])
+    assert checked.reason is None and checked.answer is not None
+    return {"form": found.form, "verdict": checked.answer.verdict}
+
+
+def test_bare_json_is_the_answer():
+    assert _accepted(ANSWER_TEXT + "\n") == {"form": "json", "verdict": "READY"}
+
+
+def test_one_fenced_json_block_with_prose_around_it_is_the_answer():
+    assert _accepted(FENCED) == {"form": "fenced", "verdict": "READY"}
+
+
+def test_two_fenced_blocks_are_not_an_answer():
+    found = unwrap((FENCED + FENCED).encode())
+    assert (found.text, found.error) == (None, "answer holds 2 fenced json blocks, not one")
+
+
+def test_claude_code_result_envelope_holding_bare_or_fenced_json_is_accepted():
+    assert _accepted(claude_envelope(ANSWER_TEXT)) == {"form": "claude", "verdict": "READY"}
+    assert _accepted(claude_envelope(FENCED)) == {"form": "claude", "verdict": "READY"}
+
+
+def test_claude_code_stream_json_takes_the_final_result_line():
+    stream = "\n".join(
+        [
+            json.dumps({"type": "system", "subtype": "init", "session_id": "s", "tools": []}),
+            json.dumps({"type": "assistant", "message": {"content": [{"type": "text"}]}}),
+            claude_envelope(FENCED),
+        ]
+    )
+    assert _accepted(stream) == {"form": "claude", "verdict": "READY"}
+
+
+def test_a_claude_code_run_that_reports_an_error_is_that_error():
+    found = unwrap(claude_envelope("", is_error=True, subtype="error_max_turns").encode())
+    assert (found.text, found.error) == (
+        None,
+        "the Claude Code run reported an error (error_max_turns)",
+    )
+
+
+def test_codex_exec_json_takes_the_last_agent_message():
+    stream = codex_stream("Let me read the files first.", FENCED)
+    assert _accepted(stream) == {"form": "codex", "verdict": "READY"}
+
+
+def test_a_failed_codex_turn_is_that_failure():
+    found = unwrap(codex_stream(failed="You've hit your usage limit.").encode())
+    assert found.error == "the Codex run failed: You've hit your usage limit."
+
+
+def test_anything_else_is_left_as_it_is_and_rejected_by_validation():
+    for garbage in ("looks fine to me", "```python\nprint(1)\n```", '{"type": "result"'):
+        found = unwrap(garbage.encode())
+        assert (found.form, found.error) == ("raw", None)
+        assert validate_answer(found.text, ["a"]).reason is not None
+
+
+def test_output_beyond_the_bound_is_refused_unread():
+    found = unwrap(b" " * (MAX_STDOUT_BYTES + 1))
+    assert found.error == f"agent output is larger than {MAX_STDOUT_BYTES} bytes"
