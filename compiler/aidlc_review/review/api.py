@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ class ReviewRequest:
     sarif: Path | None = None
     harness: Path | None = None
     base_revision: str | None = None  # Bolt: the unit's branch point (else the settings/HEAD)
+    by: str | None = None  # who runs it (audit); else git user.email, else the OS user
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
             f"--agent-timeout {request.agent_timeout}: must be a positive number of seconds"
         )
     ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
+    ctx = replace(ctx, by=request.by)
     engine.read_manifest(ctx)  # bad input is refused before anything is locked or written
     with unit_lock(paths, say):
         doc = _review_loop(ctx, reviewer, repairer, request.agent_timeout, say)

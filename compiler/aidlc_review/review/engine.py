@@ -12,14 +12,16 @@ from datetime import date
 from typing import cast
 
 from aidlc_review.review.agent_text import known_hashes
-from aidlc_review.review.answer import AnswerCheck
+from aidlc_review.review.answer import AnswerCheck, confirm, frozen_line_counts
+from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.kept_source import keep_source
-from aidlc_review.review.ledger import Observation, known_category, merge
+from aidlc_review.review.ledger import Observation, known_category, merge, resolutions
 from aidlc_review.review.models import (
     Check,
     CheckStatus,
+    Finding,
     FindingsDocument,
     Pass,
     ReviewerAnswer,
@@ -153,23 +155,9 @@ def observations(
             )
         )
         return seen
-    from aidlc_review.review.ledger import reviewer_fingerprint
+    from aidlc_review.review.ledger import reviewer_observations
 
-    for f in answer.answer.findings:
-        seen.append(
-            Observation(
-                f.severity,
-                f.category,
-                f.path,
-                f.location,
-                f.finding,
-                f.evidence,
-                f.recommendation,
-                "reviewer",
-                reviewer_fingerprint(f.path, f.category, f.finding),
-            )
-        )
-    return seen
+    return seen + reviewer_observations(answer.answer)
 
 
 def conclude(
@@ -184,13 +172,16 @@ def conclude(
     number = len(doc.attempt_passes()) + 1
     history = doc.passes[-1].findings if doc.passes else []
     gathered = _with_late_drift(ctx, gathered)
+    answer, reviewer = _confirmed(ctx, gathered, history, answer, reviewer)
     messages = [f.message for r in gathered.results for f in r.findings]
     known = known_hashes(messages + [f.finding for f in history])
     seen = observations(gathered, answer, known)
     # A finding on a file that is gone can be resolved; on an unclaimed file that is still
     # there, it cannot (nothing reviewed it this pass).
     gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
-    findings = merge(history, seen, attempt, number, reviewed=set(gathered.frozen.files) | gone)
+    reviewed = set(gathered.frozen.files) | gone
+    resolved = resolutions(answer.answer)
+    findings = merge(history, seen, attempt, number, reviewed=reviewed, resolved=resolved)
     checks = [to_check(r) for r in gathered.results] + _git_note(gathered.baseline)
     item = Pass(
         attempt=attempt,
@@ -200,6 +191,8 @@ def conclude(
         reviewer=reviewer,
         findings=findings,
         checks=checks,
+        at=utc_now(),
+        by=decider(ctx.paths.workspace, ctx.by),
     )
     passes = [*doc.passes, item]
     receipt = issue_receipt(
@@ -213,6 +206,22 @@ def conclude(
     return doc.model_copy(
         update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}
     )
+
+
+def _confirmed(
+    ctx: UnitContext,
+    gathered: Gathered,
+    history: list[Finding],
+    answer: AnswerCheck,
+    reviewer: ReviewerRecord,
+) -> tuple[AnswerCheck, ReviewerRecord]:
+    """The answer's lines checked against the frozen files and its IDs against the ledger."""
+    lines = frozen_line_counts(ctx.paths.workspace, gathered.frozen.files)
+    known = {f.id for f in history if f.source == "reviewer"}
+    checked = confirm(answer, lines, known)
+    if checked is answer:
+        return answer, reviewer
+    return checked, reviewer_record(reviewer.agent, checked)
 
 
 def _with_late_drift(ctx: UnitContext, gathered: Gathered) -> Gathered:

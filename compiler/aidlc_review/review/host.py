@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,11 +116,12 @@ def submit_review(
     record: Path | None = None,
     manifest: Path | None = None,
     progress: Callable[[str], None] | None = None,
+    by: str | None = None,
 ) -> ReviewOutcome:
     say = progress or (lambda _: None)
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     saved = _load_request(paths, request_id)
-    ctx = UnitContext.load(paths, Path(saved.harness), saved.mode)
+    ctx = replace(UnitContext.load(paths, Path(saved.harness), saved.mode), by=by)
     try:
         text = answer.read_bytes()
     except OSError as exc:

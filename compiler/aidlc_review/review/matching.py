@@ -2,8 +2,9 @@
 
 Reviewers reword. Two findings are the same when they share path and category and
 their normalized texts are at least ``SIMILARITY`` alike (``difflib`` ratio).
-Normalizing lowercases, blanks numbers (line numbers move), drops the quotes around
-identifiers (```os``` = ``os``) and punctuation, and collapses whitespace; the ratio
+Normalizing lowercases, blanks numbers and drops line references ("at line 12":
+code moves), drops the quotes around identifiers (```os``` = ``os``) and
+punctuation, and collapses whitespace; the ratio
 is also taken with the quoted identifiers left out entirely, and the higher one
 counts. Pairs are made best-first and each earlier finding is used at most once, so
 two different findings in one file never collapse into one ID.
@@ -21,14 +22,16 @@ _QUOTES = re.compile(r"[`'\"]")
 _NUMBERS = re.compile(r"\d+")
 _PUNCTUATION = re.compile(r"[^\w#\s]")
 _SPACE = re.compile(r"\s+")
+_LINE_REFERENCE = re.compile(r"\b(?:(?:at|on|in) )?lines? #(?: (?:to|and|#) ?#?)*")
 
 
 def normalized(text: str, *, keep_quoted: bool = True) -> str:
-    """``Still: unused import `os` (line 3)`` -> ``still unused import os line #``."""
+    """``Still: unused import `os` (line 3)`` -> ``still unused import os``."""
     if not keep_quoted:
         text = _QUOTED.sub(" ", text)
     text = _NUMBERS.sub("#", _QUOTES.sub("", text.lower()))
-    return _SPACE.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    text = _SPACE.sub(" ", _PUNCTUATION.sub(" ", text))
+    return _SPACE.sub(" ", _LINE_REFERENCE.sub(" ", text)).strip()
 
 
 def similarity(a: str, b: str) -> float:

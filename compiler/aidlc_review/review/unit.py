@@ -32,6 +32,7 @@ class UnitContext:
     mode: str
     budget: int
     base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
+    by: str | None = None  # who runs the review (--by); else git user.email, else the OS user
 
     @classmethod
     def load(
@@ -53,6 +54,7 @@ class UnitContext:
         budget = stage.passes_for(mode) or 1
         loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget, base_revision)
         loaded_ctx.sensor_settings()  # bad settings are refused before anything is written
+        _check_cache_home()  # and so is a cache home the sensors cannot use
         return loaded_ctx
 
     def persona(self) -> tuple[str, str]:
@@ -109,6 +111,13 @@ class UnitContext:
     def excluded(self) -> list[Path]:
         """What is never application source: the record dir and the harness."""
         return [self.paths.record, self.harness]
+
+
+def _check_cache_home() -> None:
+    from aidlc_review.dirs import ensure_cache_dir
+    from aidlc_review.sensors.cache import default_cache_dir
+
+    ensure_cache_dir(default_cache_dir())
 
 
 def _as_authored(stage: Stage, harness: Path) -> Stage:
