@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     layout = HarnessLayout.at(args.harness)
     out = args.out or layout.data_dir
     options = {"display_root": args.display_root, "strict": args.strict}
+    stamp.check_stamp_dir()
     if args.check and stamp.is_up_to_date(layout, out, options):
         return 0
 

@@ -20,14 +20,19 @@ import sys
 from pathlib import Path
 
 from aidlc_review import __version__
+from aidlc_review.dirs import cache_dir, ensure_cache_dir
 from aidlc_review.harness.layout import HarnessLayout
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "aidlc-review" / "compile-stamps"
+    return cache_dir("compile-stamps")
+
+
+def check_stamp_dir() -> None:
+    """Refuse a bad ``XDG_CACHE_HOME`` (usage error) before a compile writes anything."""
+    ensure_cache_dir(_cache_dir())
 
 
 def _digest(path: Path) -> str:
@@ -90,8 +95,8 @@ def record(
 ) -> None:
     """Best effort: a cache that cannot be written only costs speed next time."""
     path = _stamp_path(layout, out, options)
+    ensure_cache_dir(path.parent)  # a cache home that cannot hold stamps is a usage error
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         stamp = fingerprint(layout, out, options, outputs, loaded_code())
         tmp.write_text(json.dumps(stamp, sort_keys=True))

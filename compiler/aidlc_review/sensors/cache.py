@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.dirs import cache_dir, ensure_cache_dir
 from aidlc_review.fsio import sha256_file
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
@@ -22,8 +23,8 @@ PROBE = "SELECT key, value FROM entries LIMIT 1"
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "aidlc-review" / "sensors"
+    """``$XDG_CACHE_HOME/aidlc-review/sensors`` (checked when a cache is opened there)."""
+    return cache_dir("sensors")
 
 
 def digest(*parts: Any) -> str:
@@ -41,7 +42,7 @@ class ResultCache:
         if directory is None:
             self._db = _open(":memory:")
             return
-        directory.mkdir(parents=True, exist_ok=True)
+        ensure_cache_dir(directory)  # a bad XDG_CACHE_HOME is a usage error
         path = directory / "results.sqlite3"
         try:
             self._db = _open(str(path))
