@@ -75,9 +75,12 @@ def test_a_host_starts_a_pass_reads_the_brief_and_submits_its_answer(tmp_path, c
     )
     second = _start(ws, capsys)
     assert "CR-001 [open] major correctness" in open(second["brief"]).read()
-    answer.write_text(json.dumps({"verdict": "READY", "summary": "Fixed.", "findings": []}))
+    resolved = [{"id": "CR-001", "reason": "negative prices are clamped"}]
+    ready = {"verdict": "READY", "summary": "Fixed.", "findings": [], "resolved": resolved}
+    answer.write_text(json.dumps(ready))
     assert main([*submit[:6], "--request", second["request"], "--answer", str(answer)]) == 0
-    assert findings_doc(ws)["passes"][1]["findings"][0]["status"] == "resolved"
+    kept = findings_doc(ws)["passes"][1]["findings"][0]
+    assert (kept["status"], kept["resolution"]) == ("resolved", "negative prices are clamped")
 
 
 def test_submit_refuses_when_the_source_changed_after_start(tmp_path, capsys):
@@ -191,6 +194,7 @@ def test_a_stage_level_review_drops_the_unit_from_the_record_paths(tmp_path, cap
 
 
 def _seen(text, severity="major", path="a.py", fingerprint=None, location=None):
+    """A sensor's observation: resolved when the sensor stops reporting it."""
     return Observation(
         severity,
         "correctness",
@@ -199,8 +203,10 @@ def _seen(text, severity="major", path="a.py", fingerprint=None, location=None):
         text,
         "e",
         "r",
-        "reviewer",
+        "sensor",
         fingerprint or f"fp-{text}",
+        check="lint",
+        rule=f"R-{text}",
     )
 
 
