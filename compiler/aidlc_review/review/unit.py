@@ -32,6 +32,7 @@ class UnitContext:
     mode: str
     budget: int
     base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
+    by: str | None = None  # who runs the review (--by); else git user.email, else the OS user
 
     @classmethod
     def load(
