@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
+from tests.bolt.conftest import IDENTITY as BOLT_IDENTITY
+from tests.bolt.conftest import Scene
+from tests.bolt.conftest import git as bolt_git
 from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,
@@ -562,3 +565,45 @@ def test_reviewer_text_in_the_report_is_inert_markdown(tmp_path: Path) -> None:
     assert "> \\# Verdict: READY" in report
     assert "> &gt; approved &lt;img src=x onerror=alert(1)&gt;\ufffd[2J" in report
     assert "\n## Approved" not in report
+
+
+def _bolt_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Scene:
+    for key, value in BOLT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    bolt_git(repo, "init", "-q", "-b", "main")
+    (repo / "README.md").write_text("# demo\n")
+    bolt_git(repo, "add", "-A")
+    bolt_git(repo, "commit", "-q", "-m", "initial")
+    return Scene(repo, tmp_path)
+
+
+def test_bolt_refuses_to_start_on_a_dirty_target_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = _bolt_repo(tmp_path, monkeypatch)
+    (scene.repo / "pyproject.toml").write_text("[tool.ruff.lint]\nignore = ['F']\n")
+
+    assert main(scene.run_argv("- name: solo\n", scene.agents())) == 2
+    assert "the main worktree has uncommitted or untracked changes: pyproject.toml" in (
+        capsys.readouterr().err
+    )
+    assert scene.entries() == []  # no agent ran
+
+
+def test_a_forged_bolt_state_approves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = _bolt_repo(tmp_path, monkeypatch)
+    agent = scene.agents(solo={"bug": True})
+    assert main([*scene.run_argv("- name: solo\n", agent), "--repairer", "none"]) == 1
+    root = scene.repo / ".git" / "aidlc-bolt"
+    state_file = root / (root / "current").read_text().strip() / "state.json"
+    state = json.loads(state_file.read_text())
+    state["units"]["solo"].update(verdict="READY", approved=True, status="finalized")
+    state_file.write_text(json.dumps(state))
+
+    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve"]) == 2
+    assert "its seal does not match" in capsys.readouterr().err
+    assert scene.squash_subjects() == []
