@@ -31,9 +31,10 @@ import json, os, pathlib, re, sys
 brief = sys.stdin.read()
 calls = pathlib.Path(os.environ["FAKE_AGENT_LOG"])
 with calls.open("a") as log:
+    on_disk = pathlib.Path(os.environ["AIDLC_BRIEF"]).read_text()
     log.write(json.dumps({"exe": pathlib.Path(sys.argv[0]).name, "argv": sys.argv[1:],
                           "role": os.environ["AIDLC_ROLE"], "brief": os.environ["AIDLC_BRIEF"],
-                          "stdin_is_brief": brief == pathlib.Path(os.environ["AIDLC_BRIEF"]).read_text()}) + "\\n")
+                          "stdin_is_brief": brief == on_disk}) + "\\n")
 calc = pathlib.Path("src/orders/calc.py")
 
 def review():

@@ -35,7 +35,10 @@ def codex_stream(*messages: str, failed: str | None = None) -> str:
     events: list[dict[str, object]] = [
         {"type": "thread.started", "thread_id": "0199a213-81c0-7800-8aa1-bbab2a035a53"},
         {"type": "turn.started"},
-        {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "Reading"}},
+        {
+            "type": "item.completed",
+            "item": {"id": "item_0", "type": "reasoning", "text": "Reading"},
+        },
         {
             "type": "item.completed",
             "item": {
@@ -50,7 +53,10 @@ def codex_stream(*messages: str, failed: str | None = None) -> str:
     ]
     for index, text in enumerate(messages, start=2):
         events.append(
-            {"type": "item.completed", "item": {"id": f"item_{index}", "type": "agent_message", "text": text}}
+            {
+                "type": "item.completed",
+                "item": {"id": f"item_{index}", "type": "agent_message", "text": text},
+            }
         )
     if failed is not None:
         events.append({"type": "turn.failed", "error": {"message": failed}})
