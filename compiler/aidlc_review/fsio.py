@@ -60,4 +60,3 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-

@@ -238,6 +238,6 @@ def test_a_corrupt_request_file_is_bad_input_naming_the_file(tmp_path, capsys):
     argv = ["review", "submit", "--workspace", str(ws), "--unit", UNIT]
     assert main([*argv, "--request", started["request"], "--answer", str(answer)]) == 2
     assert capsys.readouterr().err == (
-        f"{saved}: not a valid request: $.attempt: must be an integer, got \"1\"; "
+        f'{saved}: not a valid request: $.attempt: must be an integer, got "1"; '
         "$.pas: unknown key (did you mean 'pass'?)\n"
     )

@@ -34,7 +34,7 @@ BAD_ANSWERS = {
     ),
     "unknown severity": (
         f"print({_answer(finding={'severity': 'blocker'})!r})",
-        "$.findings[0].severity: must be one of critical, major, minor; got \"blocker\"",
+        '$.findings[0].severity: must be one of critical, major, minor; got "blocker"',
     ),
     "unclaimed path": (
         f"print({_answer(finding={'path': 'src/elsewhere.py'})!r})",

@@ -50,7 +50,7 @@ class SavedRequest(BaseModel):
     """``requests/<id>.json``: what ``start`` saw, kept for ``submit``. The host can edit
     it; nothing in it is trusted beyond what the request id binds (see ``_binding``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     request: str
     attempt: int
@@ -91,16 +91,18 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
         brief = write_brief(
             paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
         )
-        saved = SavedRequest(
-            request=request_id,
-            attempt=doc.attempt,
-            number=number,
-            mode=ctx.mode,
-            harness=str(ctx.harness),
-            manifest_digest=gathered.frozen.manifest_digest,
-            files=gathered.frozen.files,
-            fingerprint=gathered.frozen.fingerprint,
-            results=[r.to_json() for r in gathered.results],
+        saved = SavedRequest.model_validate(
+            {
+                "request": request_id,
+                "attempt": doc.attempt,
+                "pass": number,
+                "mode": ctx.mode,
+                "harness": str(ctx.harness),
+                "manifest_digest": gathered.frozen.manifest_digest,
+                "files": gathered.frozen.files,
+                "fingerprint": gathered.frozen.fingerprint,
+                "results": [r.to_json() for r in gathered.results],
+            }
         )
         text = dump_json(saved.model_dump(mode="json", by_alias=True))
         write_atomic(paths.requests / f"{request_id}.json", text)

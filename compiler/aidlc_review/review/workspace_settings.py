@@ -92,7 +92,7 @@ def load_settings(workspace: Path) -> WorkspaceSettings:
     """The workspace's settings (all defaults without a ``pyproject.toml`` or a table)."""
     pyproject = workspace / "pyproject.toml"
     if not pyproject.is_file():
-        return WorkspaceSettings()
+        return WorkspaceSettings.model_validate({})
     try:
         text = pyproject.read_text(encoding="utf-8")
         data = tomllib.loads(text)
