@@ -16,7 +16,6 @@ unit branch without claiming them.
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -35,6 +34,19 @@ def log(**fields):
     entry = {"role": role, "unit": unit, "pid": os.getpid(), "time": time.time(), **fields}
     with open(config["log"], "a") as handle:
         handle.write(json.dumps(entry) + "\n")
+
+
+def open_reviewer_findings():
+    record = Path(os.environ["AIDLC_RECORD"]) / "construction"
+    folder = record / unit if unit else record
+    findings = folder / "code-review" / "code-review-findings.json"
+    if not findings.is_file():
+        return []
+    passes = json.loads(findings.read_text()).get("passes") or [{}]
+    latest = passes[-1].get("findings", [])
+    return sorted(
+        f["id"] for f in latest if f.get("source") == "reviewer" and f.get("status") == "open"
+    )
 
 
 def target_subjects():
@@ -119,9 +131,8 @@ elif role == "reviewer":
             ],
         }
     else:
-        # the findings the brief lists as open are gone with the bug: say so for each
-        open_ids = sorted(set(re.findall(r"\bCR-[0-9]{3,}\b", brief)))
-        resolved = [{"id": i, "reason": "the BUG flag is gone"} for i in open_ids]
+        # this reviewer's earlier findings are gone with the bug: say so for each
+        resolved = [{"id": i, "reason": "the BUG flag is gone"} for i in open_reviewer_findings()]
         answer = {"verdict": "READY", "summary": "Looks right.", "findings": []}
         if resolved:
             answer["resolved"] = resolved
