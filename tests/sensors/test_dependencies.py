@@ -233,3 +233,17 @@ def test_no_claimed_dependency_file_is_skipped(ws: Path) -> None:
     (ws / "app.py").write_text("x = 1\n")
     result = run_one(ws, ["app.py"], "dependencies")
     assert result.status == "skipped" and not result.blocking
+
+
+def test_the_same_requirement_added_to_another_group_is_located_in_that_group(ws: Path) -> None:
+    (ws / "pyproject.toml").write_text(pyproject(dev='"pytest>=8", "requests>=2.31"'))
+    result = run_one(ws, ["pyproject.toml"], "dependencies")
+    assert findings(result) == [
+        (
+            "pyproject.toml",
+            9,
+            "dependencies/added",
+            "major",
+            "added dependency requests>=2.31 (optional group 'dev'), not on the approved list",
+        )
+    ]

@@ -8,6 +8,7 @@ kept as such (``Unreadable``), so a new one can be reported instead of ignored.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -74,24 +75,42 @@ def _pyproject(path: str, text: str, found: Declarations) -> None:
     data = _toml(path, text)
     project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
     lines = text.splitlines()
-    _add_all(found, "dependencies", project.get("dependencies", []), lines)
+    _add_all(found, "dependencies", project.get("dependencies", []), lines, ("project", ""))
     optional = project.get("optional-dependencies", {})
     for extra, entries in sorted(optional.items() if isinstance(optional, dict) else []):
-        _add_all(found, f"optional:{extra}", entries, lines)
+        where = ("project.optional-dependencies", extra)
+        _add_all(found, f"optional:{extra}", entries, lines, where)
     groups = data.get("dependency-groups", {})
     for group, entries in sorted(groups.items() if isinstance(groups, dict) else []):
-        _add_all(found, f"group:{group}", entries, lines)
+        _add_all(found, f"group:{group}", entries, lines, ("dependency-groups", group))
 
 
-def _add_all(found: Declarations, group: str, entries: Any, lines: list[str]) -> None:
+def _add_all(
+    found: Declarations, group: str, entries: Any, lines: list[str], where: tuple[str, str]
+) -> None:
+    start = _anchor(lines, *where)
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, str):
             continue  # {include-group = "..."}: the included group is read on its own
-        _add(found, group, entry, _line_of(lines, entry))
+        _add(found, group, entry, _line_of(lines, entry, start))
 
 
-def _line_of(lines: list[str], entry: str) -> int | None:
-    for number, line in enumerate(lines, 1):
+def _anchor(lines: list[str], table: str, key: str) -> int:
+    """The index of the line opening ``key = [`` in ``[table]`` (``key`` "": the
+    ``dependencies`` key), so an entry is located in its own group; 0 when not found."""
+    header = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]")
+    opening = re.compile(rf"^\s*[\"']?{re.escape(key or 'dependencies')}[\"']?\s*=")
+    inside = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("["):
+            inside = bool(header.match(line))
+        elif inside and opening.match(line):
+            return index
+    return 0
+
+
+def _line_of(lines: list[str], entry: str, start: int) -> int | None:
+    for number, line in enumerate(lines[start:], start + 1):
         if f'"{entry}"' in line or f"'{entry}'" in line:
             return number
     return None
