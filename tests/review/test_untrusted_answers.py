@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -67,7 +69,7 @@ def test_a_bad_answer_is_recorded_as_reviewer_unavailable_and_never_ready(tmp_pa
     assert main(review_args(ws, "--reviewer", reviewer)) == 1
     last = findings_doc(ws)["passes"][-1]
     assert last["reviewer"] == {
-        "agent": reviewer,
+        "agent": Path(sys.executable).name,  # the executable, never the command line
         "status": "unavailable",
         "reason": reason,
         "summary": None,

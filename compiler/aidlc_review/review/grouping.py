@@ -5,6 +5,10 @@ A tool reports a rule once per line; the review keeps every one of those lines
 same rule code on the same file from two sensors (ruff's ``S608`` from ``linter``
 and from ``security``) is one defect: one finding naming both sensors. Hits
 without a line stay one finding each, as the sensor identified them.
+
+The ID follows the (path, rule) key; the fingerprint (what a waiver binds to) is
+the set of distinct hits, line numbers left out: moving code or repeating a hit
+keeps it, a hit with new content changes it.
 """
 
 from __future__ import annotations
@@ -22,9 +26,13 @@ _AT_LINE = re.compile(r" at line \d+(?=\.?$)")
 
 
 def group_key(path: str, rule: str | None, check: str | None) -> str:
-    """A finding's identity when it has lines: its file and rule (not its wording)."""
-    text = "\x1f".join(("sensor-group", path, rule or f"{check}:"))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+    """What keeps a sensor finding's ID: its file and rule (not its wording or lines)."""
+    return "\x1f".join(("sensor-group", path, rule or f"{check}:"))
+
+
+def _content_print(key: str, hit_prints: tuple[str, ...]) -> str:
+    digest = hashlib.sha256("\x1e".join((key, *hit_prints)).encode())
+    return "sha256:" + digest.hexdigest()[:32]
 
 
 def parse_location(location: str | None) -> Location | None:
@@ -56,15 +64,17 @@ def _one(members: list[Observation]) -> Observation:
     worst = min(ordered, key=lambda o: (_RANK[o.severity], o.check or ""))
     locations = _locations(ordered)
     checks = tuple(sorted({o.check for o in ordered if o.check}))
+    key = group_key(first.path, first.rule, first.check)
+    hit_prints = tuple(sorted({o.fingerprint for o in ordered}))
     return replace(
         first,
         severity=worst.severity,
         category=worst.category,
         evidence=_evidence(ordered, locations),
         recommendation=worst.recommendation,
-        fingerprint=group_key(first.path, first.rule, first.check),
+        fingerprint=_content_print(key, hit_prints),
         check=checks[0] if checks else None,
-        grouped=Grouped(locations, checks, tuple(sorted({o.fingerprint for o in ordered}))),
+        grouped=Grouped(key, locations, checks, hit_prints),
     )
 
 

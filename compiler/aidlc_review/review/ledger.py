@@ -1,10 +1,11 @@
 """The pass history: merge what a pass saw with what earlier passes recorded.
 
 ``CR-NNN`` IDs are assigned once per unit and never renumbered. A finding keeps its
-ID, and the fingerprint it was first recorded with, across passes and attempts:
+ID across passes and attempts:
 
 - a sensor finding is one per (path, rule) holding every line (``review.grouping``),
-  so moving code or adding a hit does not make it new; it is resolved when no sensor
+  so moving code or adding a hit does not make it new; its fingerprint follows what
+  the hits say (a waiver covers only what it saw); it is resolved when no sensor
   reports it any more;
 - a reviewer finding is kept by the ID the reviewer restates it with, else by path,
   category and reworded text (``review.matching``). It is resolved only when the
@@ -22,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from aidlc_review.review.grouping import group_hits, parse_location
+from aidlc_review.review.grouping import group_hits, group_key, parse_location
 from aidlc_review.review.matching import pair_by_text
 from aidlc_review.review.models import CATEGORIES, Category, Finding, ReviewerAnswer
 from aidlc_review.review.observation import Grouped, Observation
@@ -96,7 +97,9 @@ def merge(
             finding_id, fingerprint, first_seen = f"CR-{next_number:03d}", obs.fingerprint, number
             next_number += 1
         else:
-            finding_id, fingerprint = earlier.id, earlier.fingerprint
+            # a reworded reviewer finding keeps its first fingerprint (and any waiver)
+            fingerprint = obs.fingerprint if obs.grouped else earlier.fingerprint
+            finding_id = earlier.id
             reopened = earlier.status == "resolved" or earlier.attempt != attempt
             first_seen = number if reopened else earlier.first_seen
         current[finding_id] = _finding(obs, finding_id, fingerprint, first_seen, attempt)
@@ -109,6 +112,7 @@ def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Fin
     (a grouped finding's per-hit fingerprints included), then by reworded text."""
     by_id = {f.id: f for f in history}
     by_print = {f.fingerprint: f for f in history}
+    by_key = {_group_key(f): f for f in history if f.source == "sensor" and f.locations}
     pairs: dict[int, Finding] = {}
     used: set[str] = set()
     for index, obs in enumerate(observed):
@@ -118,7 +122,8 @@ def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Fin
             used.add(earlier.id)
     for index, obs in enumerate(observed):
         prints = [obs.fingerprint, *(obs.grouped.hit_prints if obs.grouped else ())]
-        earlier = next((by_print[p] for p in prints if p in by_print), None)
+        earlier = by_key.get(obs.grouped.key) if obs.grouped else None
+        earlier = earlier or next((by_print[p] for p in prints if p in by_print), None)
         if index not in pairs and earlier is not None and earlier.id not in used:
             pairs[index] = earlier
             used.add(earlier.id)
@@ -130,6 +135,10 @@ def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Fin
     )
     pairs.update({new[a]: old[b] for a, b in texts.items()})
     return pairs
+
+
+def _group_key(finding: Finding) -> str:
+    return group_key(finding.path, finding.rule, finding.check)
 
 
 def _unseen(finding: Finding, reviewed: set[str] | None, resolved: Mapping[str, str]) -> Finding:

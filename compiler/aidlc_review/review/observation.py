@@ -11,9 +11,10 @@ from aidlc_review.review.models import Location, Severity, Source
 class Grouped:
     """What grouping a sensor's hits per (path, rule) keeps of each hit."""
 
+    key: str  # (path, rule): what keeps the finding's ID from pass to pass
     locations: tuple[Location, ...]
     checks: tuple[str, ...]
-    hit_prints: tuple[str, ...]  # the sensors' own per-hit fingerprints (earlier identities)
+    hit_prints: tuple[str, ...]  # the sensors' own per-hit fingerprints (line-independent)
 
 
 @dataclass(frozen=True)

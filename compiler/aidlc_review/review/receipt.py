@@ -1,7 +1,8 @@
 """The receipt: binds a pass's verdict to the exact bytes it reviewed.
 
-Everything in it is content-derived (digests of canonical JSON, no timestamps),
-so the same review of the same bytes issues the same receipt.
+Everything in it is content-derived (digests of canonical JSON, no timestamps;
+the passes' audit times are left out of the findings digest), so the same review
+of the same bytes issues the same receipt.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from aidlc_review.review.models import Check, Pass, Receipt, SensorVersion
 
 
 def findings_digest(passes: Sequence[Pass]) -> str:
-    return digest_of([p.model_dump(mode="json", by_alias=True) for p in passes])
+    """The passes as reviewed, without their audit times: the same review of the same bytes
+    gives the same digest (the findings document itself is sealed, times included)."""
+    return digest_of([p.model_dump(mode="json", by_alias=True, exclude={"at"}) for p in passes])
 
 
 def issue_receipt(
