@@ -247,3 +247,26 @@ def test_the_same_requirement_added_to_another_group_is_located_in_that_group(ws
             "added dependency requests>=2.31 (optional group 'dev'), not on the approved list",
         )
     ]
+
+
+PRACTICES = "aidlc-docs/inception/practices-discovery/team-practices.md"
+PRACTICES_TEXT = (
+    "# Team practices\n\n## Code Style\n\n- ruff\n\n"
+    "## Approved dependencies\n\n- `httpx>=0.27`\n- rich\n\n## Deployment\n\n- containers\n"
+)
+
+
+def test_the_team_practices_file_at_the_base_approves_too(ws: Path) -> None:
+    commit(ws, {PRACTICES: PRACTICES_TEXT})
+    (ws / "pyproject.toml").write_text(pyproject('    "requests>=2.31",\n    "httpx>=0.28",\n'))
+    settings = {"team_practices": str(ws / PRACTICES)}
+    result = run_one(ws, ["pyproject.toml"], "dependencies", settings=settings)
+    assert (result.status, result.findings) == ("passed", ())
+    assert result.details["approved"] == ["pyproject.toml: httpx>=0.28 (approved: httpx>=0.27)"]
+
+
+def test_an_approval_added_to_team_practices_by_the_change_does_not_count(ws: Path) -> None:
+    make_workspace(ws, {PRACTICES: PRACTICES_TEXT})  # written, not committed
+    (ws / "pyproject.toml").write_text(pyproject('    "requests>=2.31",\n    "httpx>=0.28",\n'))
+    result = run_one(ws, ["pyproject.toml"], "dependencies", settings={"team_practices": PRACTICES})
+    assert [f.rule for f in result.findings] == ["dependencies/added"]

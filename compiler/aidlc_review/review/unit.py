@@ -106,6 +106,9 @@ class UnitContext:
         ):
             if value is not None:
                 settings[name] = value
+        practices = self.paths.record / "inception" / "practices-discovery" / "team-practices.md"
+        if practices.is_file():  # the dependencies sensor reads its approvals at the base
+            settings["team_practices"] = str(practices)
         return settings
 
     def excluded(self) -> list[Path]:

@@ -34,7 +34,8 @@ def run_sensors(
 
     ``files`` are workspace-relative POSIX paths (``source_manifest.claimed_files``).
     ``settings`` holds per-run values: ``coverage_command``, ``coverage_data_file``,
-    ``coverage_threshold``, ``base_revision``, ``findings_path``, ``timeout_seconds``
+    ``coverage_threshold``, ``base_revision``, ``findings_path``, ``team_practices`` (the
+    record's team-practices file, for the dependencies sensor), ``timeout_seconds``
     (overrides every manifest's), ``tool_path`` (where to look for tools instead of PATH);
     ``{"cache": False}`` keeps the cache in memory.
     """

@@ -34,7 +34,7 @@ def run(ctx: SensorContext) -> CheckResult:
     at_base = _settings(git.show("pyproject.toml"), f"pyproject.toml at {git.base}")
     now = _settings(_read(ctx.workspace / "pyproject.toml"), "pyproject.toml")
     policy = _Policy(
-        _approvals(at_base, f"pyproject.toml at {git.base}"),
+        _approvals(at_base, f"pyproject.toml at {git.base}") + _practices(ctx, git),
         _approvals(now, "pyproject.toml"),
         git.base,
     )
@@ -203,6 +203,34 @@ def _approvals(table: dict[str, Any], where: str) -> list[Requirement]:
         except InvalidRequirement as exc:
             reason = str(exc).splitlines()[0]
             raise SensorError(f"{where}: {key}[{index}]: not a requirement: {reason}") from None
+    return approvals
+
+
+def _practices(ctx: SensorContext, git: _Git) -> list[Requirement]:
+    """Approvals listed under an "Approved dependencies" heading of the record's
+    team-practices file (run setting ``team_practices``), as the file stands at the base."""
+    name = ctx.settings.get("team_practices")
+    if not name:
+        return []
+    path = Path(str(name))
+    if path.is_absolute():
+        path = path.resolve()
+        if not path.is_relative_to(ctx.workspace):
+            return []  # outside the repository: nothing at the base to trust
+        path = path.relative_to(ctx.workspace)
+    text = git.show(path.as_posix()) or ""
+    where = f"{path.as_posix()} at {git.base}"
+    approvals, inside = [], False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("#"):
+            inside = line.lstrip("#").strip().lower() == "approved dependencies"
+        elif inside and line.lstrip().startswith(("- ", "* ")):
+            entry = line.lstrip()[2:].strip().strip("`")
+            try:
+                approvals.append(Requirement(entry))
+            except InvalidRequirement as exc:
+                reason = str(exc).splitlines()[0]
+                raise SensorError(f"{where}:{number}: not a requirement: {reason}") from None
     return approvals
 
 
