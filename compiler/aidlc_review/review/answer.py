@@ -58,9 +58,7 @@ def validate_answer(
     return AnswerCheck(None, reason) if reason else AnswerCheck(answer, None)
 
 
-def confirm(
-    check: AnswerCheck, lines: Mapping[str, int], known: Collection[str]
-) -> AnswerCheck:
+def confirm(check: AnswerCheck, lines: Mapping[str, int], known: Collection[str]) -> AnswerCheck:
     """An accepted answer checked against the frozen files and the earlier findings."""
     if check.answer is None:
         return check

@@ -56,7 +56,8 @@ def _places(finding: Finding) -> dict[str, Any]:
     if len(locations) < 2 and not any(p.message for p in locations):
         return {"rows": [], "more": 0}
     rows = [
-        f"line {p.line}" + (f"-{p.end_line}" if p.end_line and p.end_line != p.line else "")
+        f"line {p.line}"
+        + (f"-{p.end_line}" if p.end_line and p.end_line != p.line else "")
         + (f": {p.message}" if p.message else "")
         for p in locations[:SHOWN_LOCATIONS]
     ]
