@@ -18,7 +18,7 @@ from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
 from aidlc_review.sensors.results import CheckResult
 
 # file-local checks, fast enough for a commit; coverage stays with `review run` and CI
-COMMIT_SENSORS = ["formatter", "secret-scan", "linter", "type-check"]
+COMMIT_SENSORS = ["formatter", "secret-scan", "linter", "type-check", "security"]
 
 
 def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
