@@ -19,7 +19,6 @@ is left as it is for inspection.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -132,18 +131,19 @@ def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | 
 
 
 def _claims(manifest_raw: bytes) -> list[str]:
-    """Claimed paths (dir claims keep their '/'); repo-prefixed like the runtime does."""
+    """Claimed paths (dir claims keep their '/'); repo-prefixed like the runtime does.
+
+    Read with the manifest's own model; one that does not validate claims nothing, so
+    every changed path is unclaimed and finalize refuses (it fails closed)."""
+    from pydantic import ValidationError
+
+    from aidlc_review.review.source_manifest import ManifestFile
+
     try:
-        writes = json.loads(manifest_raw).get("writes") or []
-    except (ValueError, AttributeError):
+        document = ManifestFile.model_validate_json(manifest_raw)
+    except ValidationError:
         return []
-    claims = []
-    for entry in writes:
-        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-            path = entry["path"]
-            repo = entry.get("repo")
-            claims.append(f"{repo}/{path}" if isinstance(repo, str) else path)
-    return claims
+    return [f"{w.repo}/{w.path}" if w.repo else w.path for w in document.writes]
 
 
 def _unbound(

@@ -12,7 +12,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from aidlc_review.harness.definitions.base import KEBAB, Definition
-from aidlc_review.severity import Severity
+
+# The severity vocabulary (definitions import nothing of ours; the blocking rule itself
+# lives in aidlc_review.severity).
+Severity = Literal["critical", "major", "minor"]
 
 
 class ToolSpec(Definition):
