@@ -37,7 +37,8 @@ def test_version_and_doctor_name_the_packaged_definitions(wheel_venv: Installed,
     assert facts["definitions"]["path"].startswith(str(wheel_venv.venv))
     assert facts["harness"]["kind"] == "source form (this plugin's own harness)"
     assert facts["tools"]["detect-secrets"]["version"] != "missing"
-    assert facts["tools"]["ruff"]["version"] == "missing"  # not in the fresh venv, not on PATH
+    assert facts["tools"]["ruff"]["version"] != "missing"  # a runtime dependency (security lens)
+    assert facts["tools"]["mypy"]["version"] == "missing"  # not in the fresh venv, not on PATH
 
 
 def test_plan_from_anywhere(wheel_venv: Installed, tmp_path):

@@ -74,7 +74,7 @@ def test_a_host_starts_a_pass_reads_the_brief_and_submits_its_answer(tmp_path, c
         CLEAN.replace("return sum(prices)", "return sum(max(p, 0) for p in prices)"),
     )
     second = _start(ws, capsys)
-    assert "CR-001 [open] major correctness" in open(second["brief"]).read()
+    assert "- CR-001 major correctness `src/orders/app.py`" in open(second["brief"]).read()
     resolved = [{"id": "CR-001", "reason": "negative prices are clamped"}]
     ready = {"verdict": "READY", "summary": "Fixed.", "findings": [], "resolved": resolved}
     answer.write_text(json.dumps(ready))
@@ -172,7 +172,7 @@ def test_bad_input_exits_2_with_the_reason_and_writes_nothing(tmp_path, capsys):
     )
     assert not (ws / "aidlc-docs" / ".aidlc-engine").exists()
     assert main(review_args(ws, "--reviewer", "gpt")) == 2
-    assert capsys.readouterr().err == "--reviewer 'gpt': must be builtin | command:CMD\n"
+    assert capsys.readouterr().err == "--reviewer 'gpt': must be builtin | claude | codex | command:CMD\n"
     assert main(review_args(ws, unit="u2-other")) == 2
     assert "cannot read the source manifest" in capsys.readouterr().err
 

@@ -153,7 +153,7 @@ def test_an_old_mypy_without_json_output_is_read_from_its_text_lines(tmp_path: P
     )
     assert result.status == "failed"
     assert [(f.path, f.line, f.rule, f.message) for f in result.findings] == [
-        ("a.py", 1, "assignment", "Incompatible types in assignment")
+        ("a.py", 1, "assignment", "Incompatible types in assignment [assignment]")
     ]
     assert result.tool_version == "mypy 0.990"
 
