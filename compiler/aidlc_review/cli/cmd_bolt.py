@@ -20,7 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bolt", help="autonomous Bolt: per-unit worktrees, review before merge")
     verbs = parser.add_subparsers(dest="bolt_command", metavar="VERB", parser_class=type(parser))
     verbs.required = True
+    _add_run(verbs)
+    _add_status_gate_abandon(verbs)
 
+
+def _add_run(verbs: argparse._SubParsersAction) -> None:
     run = verbs.add_parser("run", help="generate, review, finalize and merge every unit")
     _add_workspace(run)
     run.add_argument(
@@ -69,6 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(run)
     run.set_defaults(handler=run_bolt)
 
+
+def _add_status_gate_abandon(verbs: argparse._SubParsersAction) -> None:
     status = verbs.add_parser(
         "status", help="show the recorded run: every unit's state and findings"
     )

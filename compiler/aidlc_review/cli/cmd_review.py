@@ -21,6 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("review", help="run the code-review stage on a unit's claimed source")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=type(parser))
     verbs.required = True
+    _add_run_verb(verbs)
+    _add_host_verbs(verbs)
+    _add_record_verbs(verbs)
+    review_summary.register(verbs)
+    review_waive.register(verbs, _verb)
+
+
+def _add_run_verb(verbs: argparse._SubParsersAction) -> None:
     run = _verb(
         verbs, "run", "review -> repair -> re-review within the pass budget, to the gate", _run
     )
@@ -52,6 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also write the final open findings as SARIF 2.1.0",
     )
     _add_by(run)
+
+
+def _add_host_verbs(verbs: argparse._SubParsersAction) -> None:
     start = _verb(
         verbs, "start", "freeze, run sensors, write the reviewer brief (host-driven)", _start
     )
@@ -65,6 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     submit.add_argument("--sarif", type=Path, default=None, metavar="FILE")
     _add_by(submit)
+
+
+def _add_record_verbs(verbs: argparse._SubParsersAction) -> None:
     _verb(verbs, "status", "show where the unit's review stands", _status)
     verify = _verb(
         verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify
@@ -85,8 +99,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
     _add_by(gate)
-    review_summary.register(verbs)
-    review_waive.register(verbs, _verb)
 
 
 def _add_by(parser: argparse.ArgumentParser) -> None:
