@@ -1,7 +1,8 @@
 """The pre-commit hooks, run by the real ``pre-commit`` from a local clone of this repository.
 
-``pre-commit try-repo CLONE HOOK`` installs the clone (its committed HEAD) the way a team's
-``repo: <url>`` entry would, then runs the hook on the target repository's staged files.
+Each workspace names the clone the way a team's config names this repository
+(``repo:`` + ``rev:``); pre-commit installs it once into a hook environment shared by
+these tests (the same repo and rev), then runs the hook on the staged files.
 """
 
 from __future__ import annotations
@@ -58,14 +59,27 @@ def make_reviewed(workspace: Path, env: dict[str, str], extra: dict[str, str]) -
     return workspace
 
 
+def hooks_config(clone: Path) -> str:
+    """The ``.pre-commit-config.yaml`` a team writes, naming the clone at its HEAD."""
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return (
+        f"repos:\n  - repo: {clone}\n    rev: {rev}\n    hooks:\n"
+        "      - id: aidlc-review-verify\n      - id: aidlc-review-sensors\n"
+    )
+
+
 @pytest.fixture
-def reviewed(tmp_path, env) -> Path:
-    return make_reviewed(tmp_path / "inventory-service", env, {})
+def reviewed(tmp_path, clone, env) -> Path:
+    config = {".pre-commit-config.yaml": hooks_config(clone)}
+    return make_reviewed(tmp_path / "inventory-service", env, config)
 
 
-def try_repo(clone: Path, hook: str, workspace: Path, env: dict[str, str]):
+def run_hook(hook: str, workspace: Path, env: dict[str, str]):
+    """``pre-commit run HOOK`` on the staged files, as ``git commit`` would run it."""
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(clone), hook],
+        [sys.executable, "-m", "pre_commit", "run", hook],
         cwd=workspace,
         env=env,
         capture_output=True,
@@ -77,7 +91,7 @@ def try_repo(clone: Path, hook: str, workspace: Path, env: dict[str, str]):
 def test_verify_passes_a_commit_that_leaves_the_reviewed_source_alone(clone, reviewed, env):
     (reviewed / "aidlc-docs" / "notes.md").write_text("# Notes\n")
     git(reviewed, env, "add", "aidlc-docs/notes.md")
-    done = try_repo(clone, "aidlc-review-verify", reviewed, env)
+    done = run_hook("aidlc-review-verify", reviewed, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "aidlc-review verify (stale code reviews)" in done.stdout
     assert "Passed" in done.stdout
@@ -87,7 +101,7 @@ def test_verify_blocks_a_commit_of_a_stale_unit_naming_the_path(clone, reviewed,
     ledger = reviewed / "src" / "inventory" / "ledger.py"
     ledger.write_text(ledger.read_text() + "\nLIMIT = 10\n")
     git(reviewed, env, "add", "src/inventory/ledger.py")
-    done = try_repo(clone, "aidlc-review-verify", reviewed, env)
+    done = run_hook("aidlc-review-verify", reviewed, env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{UNIT}: the code review is stale; re-run `aidlc-review review run --unit {UNIT}`" in (
         done.stdout
@@ -99,7 +113,7 @@ def test_sensors_block_a_secret_in_a_staged_claimed_file(clone, reviewed, env):
     pricing = reviewed / "src" / "inventory" / "pricing.py"
     pricing.write_text(pricing.read_text() + '\nAWS_KEY = "AKIAZ3MSJV5WZYXQW7PD"\n')
     git(reviewed, env, "add", "src/inventory/pricing.py")
-    done = try_repo(clone, "aidlc-review-sensors", reviewed, env)
+    done = run_hook("aidlc-review-sensors", reviewed, env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{UNIT}: secret-scan: failed" in done.stdout
     assert "src/inventory/pricing.py:" in done.stdout
@@ -110,20 +124,14 @@ def test_sensors_pass_a_clean_staged_claimed_file(clone, reviewed, env):
     pricing = reviewed / "src" / "inventory" / "pricing.py"
     pricing.write_text(pricing.read_text() + "\n")
     git(reviewed, env, "add", "src/inventory/pricing.py")
-    done = try_repo(clone, "aidlc-review-sensors", reviewed, env)
+    done = run_hook("aidlc-review-sensors", reviewed, env)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_an_installed_hook_refuses_the_commit_itself(clone, tmp_path, env):
     """The same hooks as a team adds them (``repo:`` + ``rev:``), run by ``git commit``."""
-    rev = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    config = (
-        f"repos:\n  - repo: {clone}\n    rev: {rev}\n    hooks:\n"
-        "      - id: aidlc-review-verify\n      - id: aidlc-review-sensors\n"
-    )
-    workspace = make_reviewed(tmp_path / "ws", env, {".pre-commit-config.yaml": config})
+    config = {".pre-commit-config.yaml": hooks_config(clone)}
+    workspace = make_reviewed(tmp_path / "ws", env, config)
     install = [sys.executable, "-m", "pre_commit", "install"]
     subprocess.run(install, cwd=workspace, env=env, check=True, capture_output=True)
     (workspace / "aidlc-docs" / "notes.md").write_text("# Notes\n")
