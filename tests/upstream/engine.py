@@ -68,6 +68,11 @@ class UpstreamProject:
         project.git("commit", "-q", "-m", "a fresh upstream project")
         return project
 
+    def copy_to(self, where: Path) -> UpstreamProject:
+        """This project, its git history included, at ``where``."""
+        shutil.copytree(self.root, where, symlinks=True)
+        return type(self)(where, dict(self.env))
+
     @property
     def harness(self) -> Path:
         return self.root / ".claude"
