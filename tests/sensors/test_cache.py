@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
+from aidlc_review.sensors import context
 from aidlc_review.sensors.cache import default_cache_dir
 from aidlc_review.sensors.tools import find_tool
 from tests.sensors.support import RUFF_CONFIG, UNFORMATTED, fake_tool, make_workspace, run_one
@@ -132,3 +133,15 @@ def test_a_review_of_a_corrupt_default_cache_still_exits_normally(
     store.write_bytes(b"\x00garbage" * 64)
     assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", *FILES]) == 0
     assert "unreadable result cache moved aside" in capsys.readouterr().err
+
+
+def test_a_change_to_the_sensor_code_rechecks_every_file(
+    ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cached findings were shaped by the code that read the tool's output: a new version of
+    that code (here: another digest of the sensor modules) never serves the old ones."""
+    checked(ws, "linter")
+    assert checked(ws, "linter")[0] == []
+    monkeypatch.setattr(context, "sensors_code", lambda: "the next release's sensor code")
+    said, _ = checked(ws, "linter")
+    assert said == ["linter: checking 5 file(s) with ruff"]

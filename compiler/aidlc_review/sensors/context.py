@@ -8,6 +8,7 @@ hung or said something unreadable (the caller turns that into ``error``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -209,6 +210,16 @@ def _content_hash(path: Path) -> str:
 CheckFiles = Callable[[list[str]], dict[str, list[CheckFinding]]]
 
 
+@functools.cache
+def sensors_code() -> str:
+    """The sha256 of this package's sensor code: a cached result was made by the code that
+    reads the tool's output, so a changed parser never serves findings in the old shape."""
+    hashed = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        hashed.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return hashed.hexdigest()
+
+
 def run_file_local(
     ctx: SensorContext, tool_key: Any, label: str, config_names: list[str], check: CheckFiles
 ) -> list[CheckFinding]:
@@ -219,7 +230,9 @@ def run_file_local(
     tool failure, and then nothing from that batch is cached.
     """
     configs = ConfigDigests(ctx.workspace, config_names)
-    base = digest(ctx.name, tool_key, ctx.runner.severity, ctx.manifest.severity_class)
+    base = digest(
+        ctx.name, tool_key, ctx.runner.severity, ctx.manifest.severity_class, sensors_code()
+    )
     keys = {
         f: _file_key(base, f, _content_hash(ctx.workspace / f), configs.for_file(f))
         for f in ctx.files

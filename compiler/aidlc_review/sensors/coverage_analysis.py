@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.sensors.cache import ResultCache, digest
-from aidlc_review.sensors.context import SensorError
+from aidlc_review.sensors.context import SensorError, sensors_code
 
 # the settings that change what a file's analysis says; the others only change how reports look
 ANALYSIS_OPTIONS = (
@@ -126,6 +126,7 @@ def _file_keys(cov: Any, workspace: Path, sources: list[str]) -> dict[str, str]:
         sys.version,
         data.has_arcs(),
         [cov.get_option(name) for name in ANALYSIS_OPTIONS],
+        sensors_code(),
     )
     keys = {}
     for relative in sources:
