@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -54,19 +54,11 @@ def validate_answer(
         answer = ReviewerAnswer.model_validate(data, strict=True)
     except ValidationError as exc:
         return AnswerCheck(None, _first_error(exc))
-    reason = _inconsistency(answer, set(claimed)) or confirm_places(answer, lines, known)
+    reason = _inconsistency(answer, set(claimed)) or _confirm_places(answer, lines, known)
     return AnswerCheck(None, reason) if reason else AnswerCheck(answer, None)
 
 
-def confirm(check: AnswerCheck, lines: Mapping[str, int], known: Collection[str]) -> AnswerCheck:
-    """An accepted answer checked against the frozen files and the earlier findings."""
-    if check.answer is None:
-        return check
-    reason = confirm_places(check.answer, lines, known)
-    return replace(check, answer=None, reason=reason) if reason else check
-
-
-def confirm_places(
+def _confirm_places(
     answer: ReviewerAnswer, lines: Mapping[str, int] | None, known: Collection[str] | None
 ) -> str | None:
     if lines is not None:

@@ -18,10 +18,12 @@ from aidlc_review.review.agents import (
     agent_env,
     parse_agent,
     run_command_agent,
+    scrub_line,
 )
 from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.ask import ask_command_reviewer
 from aidlc_review.review.brief import repair_brief, reviewer_brief, write_brief
+from aidlc_review.review.envelope import reported_failure
 from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
@@ -181,7 +183,7 @@ def _one_pass(
     brief = write_brief(
         ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
     )
-    answer = _ask_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
+    answer = _ask_reviewer(ctx, doc, reviewer, gathered, brief, number, timeout, say)
     doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer)
     save_document(ctx.paths, doc)
     record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, ctx.paths.unit, say)
@@ -195,6 +197,7 @@ def _one_pass(
 
 def _ask_reviewer(
     ctx: UnitContext,
+    doc: FindingsDocument,
     reviewer: AgentSpec,
     gathered: engine.Gathered,
     brief: Path,
@@ -205,7 +208,7 @@ def _ask_reviewer(
     if reviewer.kind == BUILTIN:
         return AnswerCheck(engine.builtin_answer(gathered.results), None)
     checked = scrub_check(
-        ask_command_reviewer(ctx, reviewer, gathered, brief, number, timeout, say)
+        ask_command_reviewer(ctx, doc, reviewer, gathered, brief, number, timeout, say)
     )
     if checked.reason:
         say(f"reviewer {reviewer}: answer rejected: {checked.reason}")
@@ -240,8 +243,12 @@ def _repair(
         timeout=timeout,
         relay=say,
     )
+    # an agent CLI can exit 0 and still say in its envelope that it failed (no credit, turn
+    # limit): that repair is not done; its own words are kept, secrets redacted
+    said = reported_failure(run.stdout) if run.failure is None else None
+    failure = run.failure or (scrub_line(said) if said else None)
     record = RepairRecord(
-        agent=str(repairer), status="failed" if run.failure else "done", reason=run.failure
+        agent=str(repairer), status="failed" if failure else "done", reason=failure
     )
     say(f"repairer {repairer}: {record.status}" + (f" ({record.reason})" if record.reason else ""))
     passes = [*doc.passes[:-1], last.model_copy(update={"repair": record})]

@@ -1,8 +1,10 @@
 """Asking a command reviewer, with one second chance for a malformed answer.
 
 A formatting slip must not cost one of the attempt's few passes: an answer that arrives
-but cannot be read (not JSON, off-schema, inconsistent) is sent back once, in a retry
-brief that quotes the validation error, inside the same pass. A second malformed answer,
+but cannot be read (not JSON, off-schema, inconsistent, a line past the end of its file,
+an ID that is not an earlier reviewer finding) is sent back once, in a retry brief that
+quotes the validation error, inside the same pass. Every check is ``engine.check_answer``,
+run once per try, so what ``conclude`` records is what was retried. A second malformed answer,
 or a run that fails outright (timeout, exit status, edited source), is "reviewer
 unavailable" as before. The answer is taken from bare JSON, one fenced block or an agent
 CLI's envelope (``review.envelope``).
@@ -15,10 +17,11 @@ from pathlib import Path
 
 from aidlc_review.review import engine
 from aidlc_review.review.agents import AgentSpec, agent_env, run_command_agent
-from aidlc_review.review.answer import AnswerCheck, validate_answer
+from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.brief import write_brief
 from aidlc_review.review.envelope import unwrap
 from aidlc_review.review.freeze import freeze_unit
+from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.sensors.redact import scrub
 
@@ -27,6 +30,7 @@ Progress = Callable[[str], None]
 
 def ask_command_reviewer(
     ctx: UnitContext,
+    doc: FindingsDocument,
     reviewer: AgentSpec,
     gathered: engine.Gathered,
     brief: Path,
@@ -35,13 +39,13 @@ def ask_command_reviewer(
     say: Progress,
 ) -> AnswerCheck:
     """The reviewer's checked answer for this pass (asked at most twice)."""
-    check, malformed = _ask_once(ctx, reviewer, gathered, brief, number, timeout, say)
+    check, malformed = _ask_once(ctx, doc, reviewer, gathered, brief, number, timeout, say)
     if not malformed or check.reason is None:
         return check
     reason = scrub(check.reason)[0]
     say(f"reviewer {reviewer}: answer rejected: {reason}; asking once more (same pass)")
     retry = write_brief(retry_brief_path(brief), retry_brief(brief.read_text("utf-8"), reason))
-    check, _ = _ask_once(ctx, reviewer, gathered, retry, number, timeout, say)
+    check, _ = _ask_once(ctx, doc, reviewer, gathered, retry, number, timeout, say)
     return check
 
 
@@ -62,6 +66,7 @@ def retry_brief(original: str, reason: str) -> str:
 
 def _ask_once(
     ctx: UnitContext,
+    doc: FindingsDocument,
     reviewer: AgentSpec,
     gathered: engine.Gathered,
     brief: Path,
@@ -99,5 +104,5 @@ def _ask_once(
     found = unwrap(run.stdout)
     if found.error is not None:
         return AnswerCheck(None, found.error), found.form == "fenced"
-    check = validate_answer(found.text, gathered.frozen.files)
+    check = engine.check_answer(ctx, doc, gathered, found.text)
     return check, check.answer is None

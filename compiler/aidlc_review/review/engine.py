@@ -12,7 +12,7 @@ from datetime import date
 from typing import cast
 
 from aidlc_review.review.agent_text import known_hashes
-from aidlc_review.review.answer import AnswerCheck, confirm, frozen_line_counts
+from aidlc_review.review.answer import AnswerCheck, frozen_line_counts, validate_answer
 from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.freeze import Frozen, freeze_unit
@@ -21,7 +21,6 @@ from aidlc_review.review.ledger import Observation, known_category, merge, resol
 from aidlc_review.review.models import (
     Check,
     CheckStatus,
-    Finding,
     FindingsDocument,
     Pass,
     ReviewerAnswer,
@@ -130,6 +129,21 @@ def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
 
 
+def check_answer(
+    ctx: UnitContext, doc: FindingsDocument, gathered: Gathered, text: str | bytes | None
+) -> AnswerCheck:
+    """The one check of a reviewer's answer text before this pass concludes: its schema,
+    claimed paths, lines inside the frozen files, and IDs of the unit's earlier reviewer
+    findings (``answer.validate_answer``). Each try of a pass calls it once."""
+    history = doc.passes[-1].findings if doc.passes else []
+    return validate_answer(
+        text,
+        gathered.frozen.files,
+        lines=frozen_line_counts(ctx.paths.workspace, gathered.frozen.files),
+        known={f.id for f in history if f.source == "reviewer"},
+    )
+
+
 def observations(
     gathered: Gathered, answer: AnswerCheck, known: set[str] | None = None
 ) -> list[Observation]:
@@ -172,7 +186,6 @@ def conclude(
     number = len(doc.attempt_passes()) + 1
     history = doc.passes[-1].findings if doc.passes else []
     gathered = _with_late_drift(ctx, gathered)
-    answer, reviewer = _confirmed(ctx, gathered, history, answer, reviewer)
     messages = [f.message for r in gathered.results for f in r.findings]
     known = known_hashes(messages + [f.finding for f in history])
     seen = observations(gathered, answer, known)
@@ -206,22 +219,6 @@ def conclude(
     return doc.model_copy(
         update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}
     )
-
-
-def _confirmed(
-    ctx: UnitContext,
-    gathered: Gathered,
-    history: list[Finding],
-    answer: AnswerCheck,
-    reviewer: ReviewerRecord,
-) -> tuple[AnswerCheck, ReviewerRecord]:
-    """The answer's lines checked against the frozen files and its IDs against the ledger."""
-    lines = frozen_line_counts(ctx.paths.workspace, gathered.frozen.files)
-    known = {f.id for f in history if f.source == "reviewer"}
-    checked = confirm(answer, lines, known)
-    if checked is answer:
-        return answer, reviewer
-    return checked, reviewer_record(reviewer.agent, checked)
 
 
 def _with_late_drift(ctx: UnitContext, gathered: Gathered) -> Gathered:

@@ -11,8 +11,9 @@ Accepted, and nothing else:
 - Codex's ``codex exec --json`` JSONL events, where the answer is the text of the last
   ``{"type": "item.completed", "item": {"type": "agent_message", "text": ...}}``.
 
-An envelope that reports a failure (``is_error``, ``turn.failed``) is that failure. What
-comes out is still untrusted: ``answer.validate_answer`` checks it strictly.
+An envelope that reports a failure (``is_error``, ``turn.failed``) is that failure, for a
+reviewer and (``reported_failure``) for a repairer that exits 0 all the same. What comes
+out is still untrusted: ``answer.validate_answer`` checks it strictly.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_STDOUT_BYTES = 8 << 20
+MAX_ERROR_CHARS = 500
 _FENCED = re.compile(r"^[ \t]*```json[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
@@ -49,15 +51,45 @@ def unwrap(stdout: bytes) -> Unwrapped:
     if events:
         if _is_claude_result(events[-1]):
             return _claude(events[-1])
-        if any(str(e.get("type", "")).startswith(("thread.", "turn.", "item.")) for e in events):
+        if _is_codex(events):
             return _codex(events)
     return _fenced(text, "fenced") or Unwrapped(text, "raw")
 
 
+def reported_failure(stdout: bytes) -> str | None:
+    """The failure an agent CLI's envelope reports (Claude Code's ``is_error`` or a
+    non-``success`` subtype; a Codex ``turn.failed`` or ``error`` event), with its own
+    error text; None when it reports none or is no known envelope. Not redacted."""
+    if len(stdout) > MAX_STDOUT_BYTES:
+        return None
+    text = stdout.decode("utf-8", "replace")
+    whole = _json(text)
+    events = [whole] if isinstance(whole, dict) else _events(text)
+    if not events:
+        return None
+    if _is_claude_result(events[-1]):
+        return _claude_error(events[-1])
+    failed = _codex_failure(events)
+    return failed if _is_codex(events) else None
+
+
+def _claude_error(envelope: dict[str, Any]) -> str | None:
+    subtype = envelope.get("subtype", "success")
+    if envelope.get("is_error") is not True and subtype == "success":
+        return None
+    detail = "is_error" if subtype == "success" else subtype or "error"
+    said = envelope.get("result") if envelope.get("is_error") is True else None
+    errors = envelope.get("errors")
+    if not said and isinstance(errors, list):
+        said = "; ".join(str(e) for e in errors)
+    told = f": {said}"[: MAX_ERROR_CHARS + 2] if isinstance(said, str) and said.strip() else ""
+    return f"the Claude Code run reported an error ({detail}){told}"
+
+
 def _claude(envelope: dict[str, Any]) -> Unwrapped:
-    if envelope.get("is_error") is True or envelope.get("subtype", "success") != "success":
-        detail = envelope.get("subtype") or "error"
-        return Unwrapped(None, "claude", f"the Claude Code run reported an error ({detail})")
+    error = _claude_error(envelope)
+    if error is not None:
+        return Unwrapped(None, "claude", error)
     result = envelope.get("result")
     if not isinstance(result, str):
         return Unwrapped(None, "claude", "the Claude Code result envelope holds no result text")
@@ -75,12 +107,23 @@ def _codex(events: list[dict[str, Any]]) -> Unwrapped:
     ]
     if messages:
         return _inner(messages[-1], "codex")
-    failed = [e for e in events if e.get("type") in ("turn.failed", "error")]
+    failed = _codex_failure(events)
     if failed:
-        error = failed[-1].get("error")
-        message = error.get("message") if isinstance(error, dict) else failed[-1].get("message")
-        return Unwrapped(None, "codex", f"the Codex run failed: {message or 'no message'}")
+        return Unwrapped(None, "codex", failed)
     return Unwrapped(None, "codex", "the Codex event stream holds no agent message")
+
+
+def _codex_failure(events: list[dict[str, Any]]) -> str | None:
+    failed = [e for e in events if e.get("type") in ("turn.failed", "error")]
+    if not failed:
+        return None
+    error = failed[-1].get("error")
+    message = error.get("message") if isinstance(error, dict) else failed[-1].get("message")
+    return f"the Codex run failed: {str(message)[:MAX_ERROR_CHARS] if message else 'no message'}"
+
+
+def _is_codex(events: list[dict[str, Any]]) -> bool:
+    return any(str(e.get("type", "")).startswith(("thread.", "turn.", "item.")) for e in events)
 
 
 def _inner(text: str, form: str) -> Unwrapped:

@@ -5,7 +5,9 @@ harness), so ``submit`` refuses when the claimed source or the manifest moved in
 between. The host can edit that file, so the request id printed by ``start``
 binds the fingerprint, mode and harness, and ``submit`` never uses the sensor
 results saved in it: it runs the sensors again on the frozen files (the per-file
-cache makes that cheap).
+cache makes that cheap). The answer file may hold what an agent CLI printed: the same
+shapes as a command reviewer's stdout (``review.envelope``); a file in none of them is
+bad input (exit 2), nothing recorded, so the host can submit again.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review import engine
 from aidlc_review.review.agent_text import scrub_check
+from aidlc_review.review.agents import scrub_line
 from aidlc_review.review.answer import validate_answer
 from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of
 from aidlc_review.review.brief import reviewer_brief, write_brief
+from aidlc_review.review.envelope import Unwrapped, unwrap
 from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.paths import RecordPaths
@@ -124,10 +128,7 @@ def submit_review(
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     saved = _load_request(paths, request_id)
     ctx = replace(UnitContext.load(paths, Path(saved.harness), saved.mode), by=by)
-    try:
-        text = answer.read_bytes()
-    except OSError as exc:
-        raise InvalidInput(f"{answer}: cannot read the answer: {exc.strerror}") from None
+    found = _read_answer(answer)
     with unit_lock(paths, say):
         doc = load_unit_document(paths) or engine.new_document(paths.unit)
         if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved.attempt, saved.number):
@@ -136,7 +137,7 @@ def submit_review(
                 "run `review start` again"
             )
         gathered = _regather(ctx, saved, request_id, say)
-        checked = scrub_check(validate_answer(text, gathered.frozen.files))
+        checked = scrub_check(engine.check_answer(ctx, doc, gathered, found.text))
         if checked.reason:
             say(f"answer rejected: {checked.reason}")
         doc = engine.conclude(
@@ -145,6 +146,21 @@ def submit_review(
         save_document(paths, doc)
     record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, paths.unit, say)
     return outcome_of(doc, paths)
+
+
+def _read_answer(answer: Path) -> Unwrapped:
+    """The answer inside the file, in any shape an agent's stdout may have; bad input
+    naming the file when it is in none (the same words as for a command reviewer)."""
+    try:
+        found = unwrap(answer.read_bytes())
+    except OSError as exc:
+        raise InvalidInput(f"{answer}: cannot read the answer: {exc.strerror}") from None
+    reason = found.error
+    if reason is None and found.form == "raw":  # no known shape: say why it is not one
+        reason = validate_answer(found.text, ()).reason
+    if reason is not None:
+        raise InvalidInput(f"{answer}: {scrub_line(reason)}")
+    return found
 
 
 def _load_request(paths: RecordPaths, request_id: str) -> SavedRequest:
