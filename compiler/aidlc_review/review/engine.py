@@ -106,7 +106,13 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
         keep_source(frozen, ctx.paths.workspace)  # for the next briefs' diffs and quotes
     except OSError as exc:
         progress(f"could not keep the frozen source for later diffs: {exc}")
-    base_revision = ctx.base_revision or ctx.sensor_settings().get("base_revision")
+    settings = ctx.sensor_settings()
+    # the sensors compare with the same base as the unclaimed-changes check: Bolt's branch
+    # point, else the workspace's base-revision (the dependencies sensor then falls back to
+    # HEAD, coverage shows no changed lines)
+    base_revision = ctx.base_revision or settings.get("base_revision")
+    if base_revision:
+        settings["base_revision"] = base_revision
     baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
     drifted = drift(ctx.paths, baseline, set(frozen.files))
     for _, reason in drifted:
@@ -115,7 +121,7 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
         ctx.paths.workspace,
         list(frozen.files),
         ctx.sensors,
-        settings=ctx.sensor_settings(),
+        settings=settings,
         progress=progress,
     )
     return Gathered(manifest, frozen, results, baseline, drifted)
