@@ -140,7 +140,22 @@ def _verb(
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("gated", "autonomous"), default="gated")
+    parser.add_argument(
+        "--base",
+        type=_revision,
+        default=None,
+        metavar="REF",
+        help="the unit's base revision, kept from its first pass: unclaimed changes, the "
+        "brief's diff and changed-line coverage are measured from it (default: the "
+        "workspace's base-revision, else HEAD)",
+    )
     add_harness(parser, strict=False)
+
+
+def _revision(text: str) -> str:
+    if not text or text.startswith("-"):
+        raise argparse.ArgumentTypeError(f"{text!r}: not a revision")
+    return text
 
 
 def _progress(message: str) -> None:
@@ -164,6 +179,7 @@ def _request(args: argparse.Namespace, **extra: Any) -> Any:
         manifest=args.manifest,
         mode=args.mode,
         harness=args.harness,
+        base_revision=args.base,
         **extra,
     )
 

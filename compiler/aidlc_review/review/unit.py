@@ -11,6 +11,7 @@ from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
 from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.review.git_drift import resolve_base
 from aidlc_review.review.paths import STAGE, RecordPaths
 from aidlc_review.review.workspace_settings import load_settings
 
@@ -53,7 +54,10 @@ class UnitContext:
         sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
         budget = stage.passes_for(mode) or 1
         loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget, base_revision)
-        loaded_ctx.sensor_settings()  # bad settings are refused before anything is written
+        settings = loaded_ctx.sensor_settings()  # bad settings: refused before any write
+        resolve_base(
+            paths.workspace, base_revision or settings.get("base_revision")
+        )  # and a bad base
         _check_cache_home()  # and so is a cache home the sensors cannot use
         return loaded_ctx
 
