@@ -1,8 +1,9 @@
 """Briefs for the agents, rendered with jinja2 from the harness's persona and knowledge.
 
 The reviewer brief carries the unit's diff against its base and, from the second pass
-on, what changed since the previous pass (``review.diff``), both cut to one byte budget,
-and every open finding with its ID and all its locations. The repair brief quotes the
+on, what changed since the previous pass (``review.diff``), both cut to one byte budget
+(``brief-diff-bytes`` in the workspace's settings, else ``DEFAULT_DIFF_BYTES``), and
+every open finding with its ID and all its locations. The repair brief quotes the
 blocking findings with a few lines of the frozen source around each location.
 """
 
@@ -27,6 +28,7 @@ from aidlc_review.review.models import BLOCKING, CATEGORIES, Finding, FindingsDo
 from aidlc_review.review.render import render
 from aidlc_review.review.report import tool_label, unit_label
 from aidlc_review.review.unit import UnitContext
+from aidlc_review.review.workspace_settings import load_settings
 
 CONTEXT_LINES = 3
 MAX_QUOTED_LINES = 40
@@ -38,8 +40,12 @@ def reviewer_brief(
     ctx: UnitContext,
     doc: FindingsDocument,
     gathered: Gathered,
-    diff_bytes: int = DEFAULT_DIFF_BYTES,
+    diff_bytes: int | None = None,
 ) -> str:
+    """``diff_bytes``: the diffs' budget (default: the unit's ``brief-diff-bytes``)."""
+    if diff_bytes is None:
+        chosen = load_settings(ctx.paths.workspace).for_unit(ctx.paths.unit)
+        diff_bytes = chosen.brief_diff_bytes or DEFAULT_DIFF_BYTES
     persona, persona_path = ctx.persona()
     return render(
         "reviewer-brief.md.j2",

@@ -1,6 +1,6 @@
 """The workspace's ``[tool.aidlc-review]`` table in ``pyproject.toml``, as a strict model.
 
-``test-command``, ``coverage-threshold`` and ``base-revision``; a
+``test-command``, ``coverage-threshold``, ``base-revision`` and ``brief-diff-bytes``; a
 ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
 is an error with "did you mean" (``test-comand`` would otherwise silently skip
 coverage), and every breadcrumb names the file, its line and the key.
@@ -28,6 +28,7 @@ class _Settings(BaseModel):
     test_command: str | list[str] | None = Field(None, alias="test-command")
     coverage_threshold: float | None = Field(None, alias="coverage-threshold")
     base_revision: str | None = Field(None, alias="base-revision")
+    brief_diff_bytes: int | None = Field(None, alias="brief-diff-bytes")  # reviewer brief
     # read by the dependencies sensor from the base revision's pyproject.toml (not per unit)
     approved_dependencies: list[str] | None = Field(None, alias="approved-dependencies")
     dependency_audit: str | list[str] | None = Field(None, alias="dependency-audit")
@@ -62,6 +63,13 @@ class _Settings(BaseModel):
             except InvalidRequirement as exc:
                 reason = str(exc).splitlines()[0]
                 raise ValueError(f"{entry!r} is not a requirement: {reason}") from None
+        return value
+
+    @field_validator("brief_diff_bytes", mode="before")
+    @classmethod
+    def _positive(cls, value: Any) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"must be a positive whole number of bytes, got {show(value)}")
         return value
 
     @field_validator("base_revision", mode="before")
