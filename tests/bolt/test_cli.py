@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from aidlc_review.cli.main import main
 from tests.bolt.conftest import git
@@ -34,9 +35,16 @@ def test_without_units_the_stage_is_reviewed_once_in_the_main_workspace(scene, c
     assert (scene.repo / "src" / "stage.txt").is_file()
     assert git(scene.repo, "branch", "--format=%(refname:short)").split() == ["main"]
     assert git(scene.repo, "rev-list", "--count", "main").strip() == "1"
-    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve"]) == 0
+    assert main(["bolt", "gate", "--workspace", str(scene.repo), "--approve", "--by", "lead"]) == 0
     assert scene.state()["phase"] == "done"
     assert len(scene.entries(role="reviewer")) == 1
+    # the aggregate decision and the stage's own record both say when and by whom
+    (decision,) = scene.state()["gate"]
+    assert (decision["decision"], decision["unit"], decision["by"]) == ("approve", None, "lead")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", decision["at"])
+    record = scene.repo / "aidlc-docs/construction/code-review/code-review-findings.json"
+    (approval,) = json.loads(record.read_text())["gate"]
+    assert (approval["decision"], approval["by"]) == ("approve", "lead")
 
 
 def test_a_bad_units_file_is_refused_before_anything_runs(scene, capsys):

@@ -16,8 +16,16 @@ from typing import Any
 from aidlc_review.bolt import merge
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.pipeline import discard
-from aidlc_review.bolt.state import STAGE_LEVEL, RunPhase, RunState, StateStore
+from aidlc_review.bolt.state import (
+    STAGE_LEVEL,
+    GateChoice,
+    GateDecision,
+    RunPhase,
+    RunState,
+    StateStore,
+)
 from aidlc_review.errors import InvalidInput
+from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.gate import decide_gate
 
 REOPENABLE = ("held", "merged", "refused", "conflict", "reviewed")
@@ -47,7 +55,7 @@ def summary(state: RunState) -> dict[str, Any]:
         "target": state.target,
         "base": state.base,
         "units": units,
-        "decisions": state.gate,
+        "decisions": [d.model_dump(mode="json") for d in state.gate],
     }
 
 
@@ -86,9 +94,12 @@ def _chosen(state: RunState, unit: str | None) -> list[str]:
     return [unit]
 
 
-def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]) -> list[str]:
+def approve(
+    store: StateStore, unit: str | None, progress: Callable[[str], None], by: str | None = None
+) -> list[str]:
     """Approve units at the gate; returns the ones that still cannot be merged, with why."""
     state = store.state
+    who = decider(Path(state.workspace), by)
     _at_gate(state)
     remaining: list[str] = []
     for name in _chosen(state, unit):
@@ -98,7 +109,7 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
             merge.merge_unit(store, name, progress)
         current = state.units[name]
         if name == STAGE_LEVEL and current.status == "reviewed":
-            _approve_stage_level(store, remaining)
+            _approve_stage_level(store, remaining, who)
         elif current.status == "merged":
             store.update(name, approved=True)
         else:
@@ -106,7 +117,7 @@ def approve(store: StateStore, unit: str | None, progress: Callable[[str], None]
                 f"{name}: {current.status}"
                 + (f" ({current.problems[0]})" if current.problems else "")
             )
-    state.gate.append({"decision": "approve", "unit": unit, "not_merged": remaining})
+    state.gate.append(_decision(GateChoice.APPROVE, unit, who, remaining))
     if all(u.approved for u in state.units.values()):
         state.phase = RunPhase.DONE
         _remove_worktrees(store)
@@ -123,20 +134,22 @@ def _unblock(store: StateStore, name: str) -> None:
         store.update(name, problems=["its dependencies are merged; run 'bolt run --resume'"])
 
 
-def _approve_stage_level(store: StateStore, remaining: list[str]) -> None:
+def _approve_stage_level(store: StateStore, remaining: list[str], by: str) -> None:
     """Zero units: the stage-level review is approved in the runtime's own record."""
     from aidlc_review.review.gate import GateRefused
 
     try:
-        decide_gate(Path(store.state.workspace), None, "approve", note=f"bolt {store.state.id8}")
+        note = f"bolt {store.state.id8}"
+        decide_gate(Path(store.state.workspace), None, "approve", note=note, by=by)
     except GateRefused as exc:
         remaining.append(f"{STAGE_LEVEL}: {exc}")
         return
     store.update(STAGE_LEVEL, approved=True)
 
 
-def request_changes(store: StateStore, unit: str | None) -> None:
+def request_changes(store: StateStore, unit: str | None, by: str | None = None) -> None:
     state = store.state
+    who = decider(Path(state.workspace), by)
     _at_gate(state)
     if unit is None:
         if STAGE_LEVEL not in state.units:
@@ -151,15 +164,16 @@ def request_changes(store: StateStore, unit: str | None) -> None:
         )
     if current.status == "conflict":
         discard(store, name, rebase=True)
-        state.gate.append({"decision": "request-changes", "unit": name})
+        state.gate.append(_decision(GateChoice.REQUEST_CHANGES, name, who))
         store.update(name, approved=False)
         return
     workspace = Path(current.worktree or state.workspace)
     unit_name = None if name == STAGE_LEVEL else name
     # The runtime opens a fresh attempt (new pass budget, history kept) in the unit's record;
     # the next 'bolt run --resume' reviews it there.
-    decide_gate(workspace, unit_name, "request-changes", note=f"bolt {state.id8} aggregate gate")
-    state.gate.append({"decision": "request-changes", "unit": name})
+    note = f"bolt {state.id8} aggregate gate"
+    decide_gate(workspace, unit_name, "request-changes", note=note, by=who)
+    state.gate.append(_decision(GateChoice.REQUEST_CHANGES, name, who))
     store.update(name, status="reopened", approved=False, problems=[])
 
 
@@ -172,3 +186,11 @@ def _remove_worktrees(store: StateStore) -> None:
     target_place = store.run_dir / "target"
     if target_place.exists():
         git.remove_worktree(target_place)
+
+
+def _decision(
+    choice: GateChoice, unit: str | None, by: str, not_merged: list[str] | None = None
+) -> GateDecision:
+    return GateDecision(
+        decision=choice, unit=unit, not_merged=not_merged or [], at=utc_now(), by=by
+    )

@@ -56,6 +56,23 @@ class RunPhase(StrEnum):
     ABANDONED = "abandoned"
 
 
+class GateChoice(StrEnum):
+    APPROVE = "approve"
+    REQUEST_CHANGES = "request-changes"
+
+
+class GateDecision(BaseModel):
+    """One decision at the aggregate gate: what, on which unit (None: all), when and by whom."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    decision: GateChoice
+    unit: str | None
+    not_merged: list[str] = Field(default_factory=list)
+    at: str
+    by: str
+
+
 IN_FLIGHT = (UnitStatus.GENERATING, UnitStatus.REVIEWING)
 MERGEABLE = (UnitStatus.FINALIZED, UnitStatus.MERGING)
 AT_GATE = (
@@ -113,7 +130,7 @@ class RunState(BaseModel):
     batches: list[list[str]]
     units: dict[str, UnitState]
     phase: RunPhase = RunPhase.RUNNING
-    gate: list[dict[str, Any]] = Field(default_factory=list)
+    gate: list[GateDecision] = Field(default_factory=list)
     version: int = STATE_VERSION
 
     @property

@@ -11,7 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from aidlc_review.cli.options import add_harness, add_json
+from aidlc_review.cli.options import (
+    PRESETS_HELP,
+    REPAIRER_METAVAR,
+    REVIEWER_METAVAR,
+    add_harness,
+    add_json,
+)
 
 _PRINT_LOCK = threading.Lock()
 
@@ -35,12 +41,17 @@ def _add_run(verbs: argparse._SubParsersAction) -> None:
         help="units file (YAML/JSON list of {name, depends_on}); none = one stage-level review",
     )
     run.add_argument("--developer", default=None, metavar="command:CMD", help="the developer agent")
-    run.add_argument("--reviewer", default="builtin", metavar="builtin|command:CMD")
+    run.add_argument(
+        "--reviewer",
+        default="builtin",
+        metavar=REVIEWER_METAVAR,
+        help=f"who reviews each unit (default: builtin, no model; {PRESETS_HELP})",
+    )
     run.add_argument(
         "--repairer",
         default=None,
-        metavar="none|command:CMD",
-        help="the repair agent (default: the developer)",
+        metavar=REPAIRER_METAVAR,
+        help=f"the repair agent (default: the developer; {PRESETS_HELP})",
     )
     run.add_argument(
         "--base",
@@ -92,6 +103,12 @@ def _add_status_gate_abandon(verbs: argparse._SubParsersAction) -> None:
         "--request-changes", action="store_true", help="reopen --unit U for a fresh review attempt"
     )
     gate.add_argument("--unit", default=None, metavar="U")
+    gate.add_argument(
+        "--by",
+        default=None,
+        metavar="WHO",
+        help="who decides, recorded with the time (default: git user.email, else the OS user)",
+    )
     add_json(gate)
     gate.set_defaults(handler=decide_gate)
 
@@ -242,11 +259,11 @@ def decide_gate(args: argparse.Namespace) -> int:
     with _locked(args.workspace):
         store = _store(args.workspace)
         if args.approve:
-            remaining = gate.approve(store, args.unit, _progress)
+            remaining = gate.approve(store, args.unit, _progress, args.by)
             for line in remaining:
                 _progress(f"not merged: {line}")
         else:
-            gate.request_changes(store, args.unit)
+            gate.request_changes(store, args.unit, args.by)
             _progress(
                 f"reopened {args.unit or 'the stage'}; run 'bolt run --resume' to review it again"
             )
