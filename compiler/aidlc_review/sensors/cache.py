@@ -62,7 +62,8 @@ class ResultCache:
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT key, value FROM entries WHERE key IN ({marks})", chunk)
+            query = f"SELECT key, value FROM entries WHERE key IN ({marks})"  # noqa: S608 (only ? marks)
+            rows = self._db.execute(query, chunk)
             found.update((key, json.loads(value)) for key, value in rows)
         return found
 
