@@ -23,8 +23,10 @@ def add_harness(
     )
 
 
+# --reviewer / --repairer (review run, bolt run): the agents and presets review.agents knows
 REVIEWER_METAVAR = "builtin|claude|codex|command:CMD"
 REPAIRER_METAVAR = "none|claude|codex|command:CMD"
+PRESETS_HELP = "claude/codex: that CLI headless"
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
