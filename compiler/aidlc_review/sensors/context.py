@@ -36,6 +36,16 @@ class NothingChecked(Exception):
     """The tool ran but checked none of the files it was given: ``skipped``, never ``passed``."""
 
 
+class Unfinished(Exception):
+    """The check stopped early (a time limit): ``done`` holds the findings of the files it
+    finished, ``unchecked`` a blocking finding for each file it did not. Only ``done`` is cached."""
+
+    def __init__(self, done: dict[str, list[CheckFinding]], unchecked: dict[str, CheckFinding]):
+        super().__init__(f"{len(unchecked)} file(s) not checked")
+        self.done = done
+        self.unchecked = unchecked
+
+
 @dataclass(frozen=True)
 class Tool:
     spec: ToolSpec
@@ -227,7 +237,8 @@ def run_file_local(
 
     ``tool_key`` identifies the tool build and its settings; ``check`` runs the tool on a
     batch and returns findings per file (absent = clean). It raises ``SensorError`` on a
-    tool failure, and then nothing from that batch is cached.
+    tool failure, and then nothing from that batch is cached; ``Unfinished`` when it stopped
+    early, and then only the files it finished are cached.
     """
     configs = ConfigDigests(ctx.workspace, config_names)
     base = digest(
@@ -246,9 +257,13 @@ def run_file_local(
     }
     for batch in _batches(todo):
         ctx.progress(f"{ctx.name}: checking {len(batch)} file(s) with {label}")
-        found = check(batch)
-        fresh = {f: found.get(f, []) for f in batch}
+        try:
+            found, unchecked = check(batch), {}
+        except Unfinished as stop:
+            found, unchecked = stop.done, stop.unchecked
+        fresh = {f: found.get(f, []) for f in batch if f not in unchecked}
         ctx.cache.put_many({keys[f]: [x.to_json() for x in items] for f, items in fresh.items()})
         results.update(fresh)
+        results.update({f: [finding] for f, finding in unchecked.items()})
     ctx.checked = len(todo)
     return [finding for f in ctx.files for finding in results[f]]

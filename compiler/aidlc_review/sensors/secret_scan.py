@@ -9,15 +9,23 @@ detect-secrets keeps its settings in a process-wide singleton and keys results b
 the path as given, relative to the current directory. So a scan holds a lock and
 runs from the workspace directory: that way results and baseline entries match
 what ``detect-secrets scan`` prints there, byte for byte.
+
+A scan has a time limit (runner option ``max_scan_seconds``, default 60): the wrong few
+kilobytes keep detect-secrets' keyword detector busy for minutes. The scan runs in a
+child forked under the lock (``sensors.deadline``), which reports each file as it is done;
+at the limit it is killed, and every file it did not finish is a blocking "could not
+verify" finding, never cached, never a pass.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,25 +33,31 @@ from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
     ToolMissing,
+    Unfinished,
     nothing_to_check,
     run_file_local,
 )
+from aidlc_review.sensors.deadline import WorkerFailed, run_limited
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 
 _LOCK = threading.Lock()
 POOL_FROM = 64  # below this many files a process pool costs more than it saves
 MAX_FILE_BYTES = 2 * 1024 * 1024  # the manifest's runner option max_file_bytes overrides it
+MAX_SCAN_SECONDS = 60.0  # the runner option max_scan_seconds overrides it
+TIMED_OUT = "timed-out"  # the rule of a file the scan did not finish in time
+# what the plugins and filters see in a typical source file, so their lazy caches are filled
+WARM_UP = 'import os\n\nNAME = "warm-up"  # a comment\ntoken = os.environ["TOKEN"]\n'
 
 
 def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     try:
-        from detect_secrets import SecretsCollection
         from detect_secrets.__version__ import VERSION
         from detect_secrets.settings import default_settings, get_settings, transient_settings
     except ImportError:
         raise ToolMissing("detect-secrets is not installed") from None
+    seconds = _positive(ctx, "max_scan_seconds", MAX_SCAN_SECONDS)
     too_large = _too_large(ctx)
     ctx.files = [f for f in ctx.files if f not in too_large]
     if not ctx.files:
@@ -60,19 +74,13 @@ def run(ctx: SensorContext) -> CheckResult:
         _settings(baseline, baseline_name, default_settings, transient_settings),
     ):
         settings_json = get_settings().json()
-
-        def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
-            collection = SecretsCollection()
-            if len(batch) >= POOL_FROM:
-                collection.scan_files(*batch)
-            else:
-                for name in batch:
-                    collection.scan_file(name)
-            return _findings(ctx, collection)
-
+        _warm_up(ctx.scratch)
+        check = _limited_check(ctx, time.monotonic() + seconds, seconds)
         found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
-    ctx.secrets_seen = bool(found)  # baselined ones too: they are still in the source
-    fresh = merge_detectors(ctx, [f for f in found if (f.path, f.rule, _hash_of(f)) not in known])
+    hits = [f for f in found if f.rule != TIMED_OUT]
+    ctx.secrets_seen = bool(hits)  # baselined ones too: they are still in the source
+    fresh = merge_detectors(ctx, [f for f in hits if (f.path, f.rule, _hash_of(f)) not in known])
+    fresh += [f for f in found if f.rule == TIMED_OUT]
     fresh += too_large.values()
     return judged(
         ctx.name,
@@ -83,27 +91,85 @@ def run(ctx: SensorContext) -> CheckResult:
     )
 
 
+def _limited_check(
+    ctx: SensorContext, deadline: float, seconds: float
+) -> Callable[[list[str]], dict[str, list[CheckFinding]]]:
+    """The per-batch scan, in a forked child that must finish by ``deadline``."""
+
+    def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
+        try:
+            done = run_limited(_scan_each, batch, max(0.0, deadline - time.monotonic()))
+        except WorkerFailed as exc:
+            raise SensorError(f"detect-secrets failed: {exc}") from None
+        found = {batch[i]: _hit_findings(ctx, batch[i], hits) for i, hits in done.results.items()}
+        if len(done.results) == len(batch):
+            return found
+        message = f"could not verify: secret scan exceeded {seconds:g} s"
+        unchecked = {
+            name: ctx.finding(name, None, message, TIMED_OUT, "could-not-verify", "major")
+            for i, name in enumerate(batch)
+            if i not in done.results
+        }
+        raise Unfinished(found, unchecked)
+
+    return check
+
+
+def _warm_up(scratch: Path) -> None:
+    """Load the plugins, filters and their patterns here, once, so each forked scan inherits
+    them: loaded in the child they cost about 30 ms a scan (a fixed, harmless text)."""
+    from detect_secrets import SecretsCollection
+
+    sample = scratch / "warm-up.py"
+    if not sample.is_file():
+        sample.parent.mkdir(parents=True, exist_ok=True)
+        sample.write_text(WARM_UP)
+    SecretsCollection().scan_file(str(sample))
+
+
+def _scan_each(names: Sequence[str]) -> Iterator[tuple[int, list[list[Any]]]]:
+    """The child's work: each file's hits as soon as it is scanned (a pool for many files)."""
+    if len(names) < POOL_FROM:
+        yield from map(_scan_one, enumerate(names))
+        return
+    # the child is single-threaded, so forking its pool is safe; it inherits the settings
+    with multiprocessing.get_context("fork").Pool() as pool:
+        yield from pool.imap_unordered(_scan_one, enumerate(names))
+
+
+def _scan_one(item: tuple[int, str]) -> tuple[int, list[list[Any]]]:
+    from detect_secrets import SecretsCollection
+
+    index, name = item
+    collection = SecretsCollection()
+    collection.scan_file(name)
+    return index, [[s.type, s.line_number, s.secret_hash] for _, s in collection]
+
+
+def _hit_findings(ctx: SensorContext, path: str, hits: list[list[Any]]) -> list[CheckFinding]:
+    return [
+        ctx.finding(path, line, f"{kind} (hashed secret {hashed})", kind, "secret", "critical")
+        for kind, line, hashed in hits
+    ]
+
+
+def _positive(ctx: SensorContext, option: str, default: float) -> float:
+    value = ctx.option(option, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise SensorError(f"runner option {option}: must be a positive number, got {value!r}")
+    return float(value)
+
+
 def _too_large(ctx: SensorContext) -> dict[str, CheckFinding]:
     """Files above the size limit are not scanned in process (a 50 MB file took minutes and
     gigabytes); each is a blocking "could not verify", never a silent pass."""
-    limit = int(ctx.option("max_file_bytes", MAX_FILE_BYTES))
+    limit = int(_positive(ctx, "max_file_bytes", MAX_FILE_BYTES))
     found = {}
     for name in ctx.files:
         size = (ctx.workspace / name).stat().st_size
         if size > limit:
             message = f"too large to scan ({size} bytes, limit {limit}): could not verify"
             found[name] = ctx.finding(name, None, message, "too-large", "could-not-verify", "major")
-    return found
-
-
-def _findings(ctx: SensorContext, collection: Any) -> dict[str, list[CheckFinding]]:
-    found: dict[str, list[CheckFinding]] = {}
-    for filename, secret in collection:
-        path = Path(filename).as_posix()
-        message = f"{secret.type} (hashed secret {secret.secret_hash})"
-        found.setdefault(path, []).append(
-            ctx.finding(path, secret.line_number, message, secret.type, "secret", "critical")
-        )
     return found
 
 

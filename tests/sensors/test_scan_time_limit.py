@@ -1,0 +1,117 @@
+"""secret-scan has a time limit: a file it did not finish is "could not verify", never a pass.
+
+The slow input is real: detect-secrets' keyword detector takes seconds on a few kilobytes
+of ``secret_password_token_`` repeated (5 KB: about 3 s; 9 KB: well over 10 s).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tests.sensors.support import make_workspace, project_manifest, run_one
+
+AWS_KEY = "AKIAZ7Q3T5W9X2M4N6P8"
+SLOW_LINE = "secret_password_token_" * 400 + "\n"
+
+
+def limited(seconds: object) -> object:
+    options = {"baseline": ".secrets.baseline", "max_scan_seconds": seconds}
+    return project_manifest("secret-scan", runner={"options": options})
+
+
+def unchecked(result: object) -> list[tuple[str, str | None, str, str]]:
+    return [
+        (f.path, f.rule, f.severity, f.message)
+        for f in result.findings  # type: ignore[attr-defined]
+        if f.rule == "timed-out"
+    ]
+
+
+def own_forks() -> set[int]:
+    """Processes forked from this one (same command line) that started after it: a scan
+    worker or its pool left behind."""
+    mine = Path("/proc/self/cmdline").read_bytes()
+    started = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if (entry / "cmdline").read_bytes() == mine and int(stat[19]) >= started:
+                found.add(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_file_that_keeps_the_scan_past_its_limit_is_a_blocking_could_not_verify(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(
+        tmp_path / "ws",
+        {"a_clean.py": "x = 1\n", "b_slow.py": SLOW_LINE, "c_key.py": f'K = "{AWS_KEY}"\n'},
+    )
+    started = time.monotonic()
+    result = run_one(ws, ["a_clean.py", "b_slow.py", "c_key.py"], limited(0.5))
+    elapsed = time.monotonic() - started
+    assert elapsed < 5  # unbounded, b_slow.py alone takes well over 10 s
+    assert result.status == "failed" and result.blocking
+    message = "could not verify: secret scan exceeded 0.5 s"
+    # a_clean.py was finished in time; the file it was on and the one after it were not
+    assert unchecked(result) == [
+        ("b_slow.py", "timed-out", "major", message),
+        ("c_key.py", "timed-out", "major", message),
+    ]
+    assert not own_forks()
+
+
+def test_a_tiny_limit_on_a_real_file_checks_nothing_and_caches_nothing(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/settings.py": f'AWS_KEY = "{AWS_KEY}"\n'})
+    cache = tmp_path / "cache"
+    result = run_one(ws, ["src/settings.py"], limited(0.001), cache_dir=cache)
+    assert (result.status, result.blocking) == ("failed", True)
+    assert unchecked(result) == [
+        (
+            "src/settings.py",
+            "timed-out",
+            "major",
+            "could not verify: secret scan exceeded 0.001 s",
+        )
+    ]
+    # the unfinished file was not cached as clean: with time, the same cache finds the key
+    again = run_one(ws, ["src/settings.py"], "secret-scan", cache_dir=cache)
+    assert [(f.path, f.rule) for f in again.findings] == [("src/settings.py", "AWS Access Key")]
+
+
+def test_a_pool_scan_stopped_at_its_limit_leaves_no_process_behind(tmp_path: Path) -> None:
+    slow = "secret_password_token_" * 120 + "\n"  # about 0.7 s each
+    files = {f"m{i:03d}.py": slow for i in range(64)}  # 64 files: the scan uses a pool
+    ws = make_workspace(tmp_path / "ws", files)
+    started = time.monotonic()
+    result = run_one(ws, sorted(files), limited(1))
+    assert time.monotonic() - started < 6  # unbounded, about 45 s of work
+    assert 0 < len(unchecked(result)) <= 64
+    assert not own_forks()
+
+
+def test_within_its_limit_the_scan_reports_what_detect_secrets_reports(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/settings.py": f'AWS_KEY = "{AWS_KEY}"\n'})
+    result = run_one(ws, ["src/settings.py"], limited(30))
+    assert [(f.path, f.line, f.rule) for f in result.findings] == [
+        ("src/settings.py", 1, "AWS Access Key")
+    ]
+
+
+def test_a_limit_that_is_not_a_positive_number_is_an_error_naming_the_option(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"a.py": "x = 1\n"})
+    for bad in ("soon", 0, -1, True):
+        result = run_one(ws, ["a.py"], limited(bad))
+        assert result.status == "error" and result.blocking
+        assert result.reason == (
+            f"runner option max_scan_seconds: must be a positive number, got {bad!r}"
+        )
