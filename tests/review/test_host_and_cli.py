@@ -172,7 +172,10 @@ def test_bad_input_exits_2_with_the_reason_and_writes_nothing(tmp_path, capsys):
     )
     assert not (ws / "aidlc-docs" / ".aidlc-engine").exists()
     assert main(review_args(ws, "--reviewer", "gpt")) == 2
-    assert capsys.readouterr().err == "--reviewer 'gpt': must be builtin | claude | codex | command:CMD\n"
+    assert (
+        capsys.readouterr().err
+        == "--reviewer 'gpt': must be builtin | claude | codex | command:CMD\n"
+    )
     assert main(review_args(ws, unit="u2-other")) == 2
     assert "cannot read the source manifest" in capsys.readouterr().err
 
