@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -61,3 +62,11 @@ def test_a_base_that_looks_like_an_option_is_a_usage_error(committed_work, capsy
     ws, _ = committed_work
     assert main(review_args(ws, "--base=--output=/tmp/x")) == 2
     assert "not a revision" in capsys.readouterr().err
+
+
+def test_a_host_driven_start_takes_the_base_too(committed_work, capsys) -> None:
+    ws, base = committed_work
+    start = ["review", "start", "--workspace", str(ws), "--unit", "u1-orders", "--json"]
+    assert main([*start, "--base", base]) == 0
+    brief = Path(json.loads(capsys.readouterr().out)["brief"]).read_text()
+    assert f"### Against the base {base[:12]} (claimed paths only)" in brief

@@ -79,7 +79,7 @@ class Started:
 def start_review(request: ReviewRequest, progress: Callable[[str], None] | None = None) -> Started:
     say = progress or (lambda _: None)
     paths = RecordPaths.resolve(request.workspace, request.unit, request.record, request.manifest)
-    ctx = UnitContext.load(paths, request.harness, request.mode)
+    ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
     engine.read_manifest(ctx)
     with unit_lock(paths, say):
         doc = load_unit_document(paths) or engine.new_document(paths.unit)
