@@ -21,7 +21,7 @@ from aidlc_review.review.agents import (
     scrub_line,
 )
 from aidlc_review.review.answer import AnswerCheck
-from aidlc_review.review.ask import ask_command_reviewer
+from aidlc_review.review.ask import Asking, ask_command_reviewer
 from aidlc_review.review.brief import repair_brief, reviewer_brief, write_brief
 from aidlc_review.review.envelope import reported_failure
 from aidlc_review.review.freshness import stale_reasons
@@ -183,7 +183,7 @@ def _one_pass(
     brief = write_brief(
         ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
     )
-    answer = _ask_reviewer(ctx, doc, reviewer, gathered, brief, number, timeout, say)
+    answer = _ask_reviewer(Asking(ctx, doc, reviewer, gathered, brief, number, timeout, say))
     doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer)
     save_document(ctx.paths, doc)
     record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, ctx.paths.unit, say)
@@ -195,23 +195,12 @@ def _one_pass(
     return doc
 
 
-def _ask_reviewer(
-    ctx: UnitContext,
-    doc: FindingsDocument,
-    reviewer: AgentSpec,
-    gathered: engine.Gathered,
-    brief: Path,
-    number: int,
-    timeout: float,
-    say: Progress,
-) -> AnswerCheck:
-    if reviewer.kind == BUILTIN:
-        return AnswerCheck(engine.builtin_answer(gathered.results), None)
-    checked = scrub_check(
-        ask_command_reviewer(ctx, doc, reviewer, gathered, brief, number, timeout, say)
-    )
+def _ask_reviewer(asking: Asking) -> AnswerCheck:
+    if asking.reviewer.kind == BUILTIN:
+        return AnswerCheck(engine.builtin_answer(asking.gathered.results), None)
+    checked = scrub_check(ask_command_reviewer(asking))
     if checked.reason:
-        say(f"reviewer {reviewer}: answer rejected: {checked.reason}")
+        asking.say(f"reviewer {asking.reviewer}: answer rejected: {checked.reason}")
     return checked
 
 

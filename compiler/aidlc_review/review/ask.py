@@ -13,6 +13,7 @@ CLI's envelope (``review.envelope``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.review import engine
@@ -28,24 +29,32 @@ from aidlc_review.sensors.redact import scrub
 Progress = Callable[[str], None]
 
 
-def ask_command_reviewer(
-    ctx: UnitContext,
-    doc: FindingsDocument,
-    reviewer: AgentSpec,
-    gathered: engine.Gathered,
-    brief: Path,
-    number: int,
-    timeout: float,
-    say: Progress,
-) -> AnswerCheck:
+@dataclass(frozen=True)
+class Asking:
+    """One pass's question to the reviewer: who is asked, with which brief, about what."""
+
+    ctx: UnitContext
+    doc: FindingsDocument
+    reviewer: AgentSpec
+    gathered: engine.Gathered
+    brief: Path
+    number: int
+    timeout: float
+    say: Progress
+
+
+def ask_command_reviewer(asking: Asking) -> AnswerCheck:
     """The reviewer's checked answer for this pass (asked at most twice)."""
-    check, malformed = _ask_once(ctx, doc, reviewer, gathered, brief, number, timeout, say)
+    check, malformed = _ask_once(asking, asking.brief)
     if not malformed or check.reason is None:
         return check
     reason = scrub(check.reason)[0]
-    say(f"reviewer {reviewer}: answer rejected: {reason}; asking once more (same pass)")
-    retry = write_brief(retry_brief_path(brief), retry_brief(brief.read_text("utf-8"), reason))
-    check, _ = _ask_once(ctx, doc, reviewer, gathered, retry, number, timeout, say)
+    asking.say(
+        f"reviewer {asking.reviewer}: answer rejected: {reason}; asking once more (same pass)"
+    )
+    original = asking.brief.read_text("utf-8")
+    retry = write_brief(retry_brief_path(asking.brief), retry_brief(original, reason))
+    check, _ = _ask_once(asking, retry)
     return check
 
 
@@ -64,38 +73,30 @@ def retry_brief(original: str, reason: str) -> str:
     )
 
 
-def _ask_once(
-    ctx: UnitContext,
-    doc: FindingsDocument,
-    reviewer: AgentSpec,
-    gathered: engine.Gathered,
-    brief: Path,
-    number: int,
-    timeout: float,
-    say: Progress,
-) -> tuple[AnswerCheck, bool]:
+def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
     """The answer, and whether a rejection was about its form (worth one retry)."""
-    say(f"reviewer {reviewer}: reviewing (timeout {timeout:g}s)")
-    paths = ctx.paths
+    reviewer, paths = asking.reviewer, asking.ctx.paths
+    asking.say(f"reviewer {reviewer}: reviewing (timeout {asking.timeout:g}s)")
     env = agent_env(
         "reviewer",
         unit=paths.unit,
         workspace=paths.workspace,
         record=paths.record,
         brief=brief,
-        number=number,
+        number=asking.number,
     )
     run = run_command_agent(
         reviewer,
         cwd=paths.workspace,
         brief=brief.read_text(encoding="utf-8"),
         env=env,
-        timeout=timeout,
-        relay=say,
+        timeout=asking.timeout,
+        relay=asking.say,
     )
     if run.timed_out or run.error:
         return AnswerCheck(None, run.failure), False
-    if freeze_unit(gathered.manifest, paths.workspace).fingerprint != gathered.frozen.fingerprint:
+    frozen = asking.gathered.frozen
+    if freeze_unit(asking.gathered.manifest, paths.workspace).fingerprint != frozen.fingerprint:
         return AnswerCheck(
             None, "the reviewer changed the claimed source (reviewers never edit)"
         ), False
@@ -104,5 +105,5 @@ def _ask_once(
     found = unwrap(run.stdout)
     if found.error is not None:
         return AnswerCheck(None, found.error), found.form == "fenced"
-    check = engine.check_answer(ctx, doc, gathered, found.text)
+    check = engine.check_answer(asking.ctx, asking.doc, asking.gathered, found.text)
     return check, check.answer is None
