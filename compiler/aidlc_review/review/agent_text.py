@@ -2,9 +2,9 @@
 
 Every field of a reviewer's answer, and the reason an answer was rejected (which
 may quote it), passes the same detect-secrets plugins the sensors use
-(``sensors.redact.scrub``). What was hidden is kept as ``Quoted`` (type and hash,
-never the value) so the pass can raise "secret quoted by the reviewer" when the
-secret is not already one of the unit's known findings.
+(``sensors.redact.scrub_many``, with its time limit). What was hidden is kept as
+``Quoted`` (type and hash, never the value) so the pass can raise "secret quoted by
+the reviewer" when the secret is not already one of the unit's known findings.
 """
 
 from __future__ import annotations
@@ -13,30 +13,34 @@ import re
 
 from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.models import AnswerFinding, ReviewerAnswer
-from aidlc_review.sensors.redact import Quoted, scrub
+from aidlc_review.sensors.redact import scrub_many
 
 _HASHED = re.compile(r"hashed secret ([0-9a-f]{40})")
 _TEXT_FIELDS = ("finding", "evidence", "recommendation")
 
 
 def scrub_check(check: AnswerCheck) -> AnswerCheck:
-    """The checked answer (or rejection reason) with every secret redacted, and what was hid."""
-    quoted: set[Quoted] = set()
+    """The checked answer (or rejection reason) with every secret redacted, and what was hid.
 
-    def clean(text: str) -> str:
-        out, found = scrub(text)
-        quoted.update(found)
-        return out
-
-    reason = clean(check.reason) if check.reason is not None else None
+    All its texts are checked at once (one child for the long ones); a text that could not
+    be checked in time is replaced wholesale, never kept unchecked.
+    """
     answer = check.answer
+    findings = answer.findings if answer is not None else []
+    texts = [check.reason or "", answer.summary if answer is not None else ""]
+    texts += [getattr(f, k) for f in findings for k in _TEXT_FIELDS]
+    scrubbed = scrub_many(texts)
+    clean = [text for text, _ in scrubbed]
+    reason = clean[0] if check.reason is not None else None
     if answer is not None:
-        findings = [
-            f.model_copy(update={k: clean(getattr(f, k)) for k in _TEXT_FIELDS})
-            for f in answer.findings
+        width = len(_TEXT_FIELDS)
+        cleaned = [
+            f.model_copy(update=dict(zip(_TEXT_FIELDS, clean[2 + n * width :], strict=False)))
+            for n, f in enumerate(findings)
         ]
-        answer = _answer(answer, clean(answer.summary), findings)
-    return AnswerCheck(answer, reason, tuple(sorted(quoted)))
+        answer = _answer(answer, clean[1], cleaned)
+    quoted = sorted({q for _, found in scrubbed for q in found})
+    return AnswerCheck(answer, reason, tuple(quoted))
 
 
 def _answer(answer: ReviewerAnswer, summary: str, findings: list[AnswerFinding]) -> ReviewerAnswer:

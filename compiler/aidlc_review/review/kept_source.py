@@ -7,18 +7,25 @@ beside the seal key, outside every workspace), content-addressed: a blob is name
 SHA-256 of its bytes and a snapshot by the pass's source fingerprint. Text is kept with
 its secrets redacted (the scrub agents' text passes), so no secret is copied out of the
 workspace; a blob whose bytes no longer match its name counts as not kept.
+
+The store is a cache, bounded (``kept_prune``): keeping or reading an entry refreshes its
+mtime, and a pass that keeps source prunes, at most once a day, what was not used for 30
+days and then the oldest entries past 512 MiB. Keeping is best effort: an entry that is
+gone, or a store that cannot be written, only costs the next brief its diff.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.fsio import canonical_json, sha256_bytes, write_atomic
 from aidlc_review.review.freeze import Frozen
+from aidlc_review.review.kept_prune import prune_now_and_then, touch
 from aidlc_review.review.seal import state_dir
-from aidlc_review.sensors.redact import scrub
+from aidlc_review.sensors.redact import scrub_many
 
 MAX_KEPT_BYTES = 1 << 20
 _BINARY_SNIFF = 8192
@@ -39,51 +46,90 @@ def store_dir() -> Path:
 
 def as_text(data: bytes) -> KeptText:
     """File bytes as redacted text, or the reason they cannot be shown as text."""
-    digest = sha256_bytes(data)
+    [shown] = as_texts([data])
+    return shown
+
+
+def as_texts(datas: list[bytes]) -> list[KeptText]:
+    """``as_text`` for many files at once: their redaction shares one child process."""
+    decoded = [_decoded(data) for data in datas]
+    texts = [text for text in decoded if isinstance(text, str)]
+    scrubbed = iter(text for text, _ in scrub_many(texts))
+    return [
+        KeptText(next(scrubbed), None, sha256_bytes(data))
+        if isinstance(text, str)
+        else KeptText(None, text.reason, sha256_bytes(data))
+        for data, text in zip(datas, decoded, strict=True)
+    ]
+
+
+def _decoded(data: bytes) -> str | KeptText:
     if len(data) > MAX_KEPT_BYTES:
-        return KeptText(None, f"larger than {MAX_KEPT_BYTES} bytes", digest)
+        return KeptText(None, f"larger than {MAX_KEPT_BYTES} bytes")
     if b"\0" in data[:_BINARY_SNIFF]:
-        return KeptText(None, "binary", digest)
+        return KeptText(None, "binary")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        return KeptText(None, "binary", digest)
-    return KeptText(scrub(text)[0], None, digest)
+        return KeptText(None, "binary")
 
 
 def keep_source(frozen: Frozen, workspace: Path) -> None:
-    """Keep the text of the files ``frozen`` hashed (a no-op when this snapshot is kept)."""
+    """Keep the text of the files ``frozen`` hashed (only refreshed when this snapshot is kept).
+
+    Never fails the pass: a store that cannot be written leaves the next brief without a diff.
+    """
     snapshot = _snapshot_path(frozen.fingerprint)
-    if snapshot.is_file():
+    try:
+        if snapshot.is_file():
+            _refresh(snapshot)
+        else:
+            _keep_snapshot(snapshot, frozen, workspace)
+        prune_now_and_then(store_dir())
+    except OSError:
         return
+
+
+def _keep_snapshot(snapshot: Path, frozen: Frozen, workspace: Path) -> None:
+    names = sorted(frozen.files)
+    read: dict[str, bytes] = {}
     files: dict[str, dict[str, str | None]] = {}
-    for rel, digest in sorted(frozen.files.items()):
-        files[rel] = _keep_file(workspace / rel, digest)
+    for rel in names:
+        files[rel] = {"sha256": frozen.files[rel], "kept": None, "reason": None}
+        try:
+            read[rel] = (workspace / rel).read_bytes()
+        except OSError as exc:
+            files[rel]["reason"] = f"cannot be read ({exc.strerror})"
+    for rel, shown in zip(read, as_texts(list(read.values())), strict=True):
+        if shown.digest != frozen.files[rel]:
+            files[rel]["reason"] = "changed while it was frozen"
+        elif shown.text is None:
+            files[rel]["reason"] = shown.reason
+        else:
+            files[rel]["kept"] = _put_blob(shown.text.encode())
     write_atomic(snapshot, canonical_json({"version": 1, "files": files}))
+
+
+def _refresh(snapshot: Path) -> None:
+    """Mark a snapshot kept again, and its blobs, as used now."""
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
+        for entry in json.loads(snapshot.read_bytes())["files"].values():
+            if entry.get("kept"):
+                touch(_blob_path(entry["kept"]))
+    touch(snapshot)
 
 
 def kept_source(fingerprint: str) -> dict[str, KeptText] | None:
     """The text kept for the pass that froze ``fingerprint``; None when nothing was kept."""
     try:
-        data = json.loads(_snapshot_path(fingerprint).read_bytes())
+        path = _snapshot_path(fingerprint)
+        data = json.loads(path.read_bytes())
         files = data["files"]
-        return {rel: _read_entry(entry) for rel, entry in sorted(files.items())}
+        kept = {rel: _read_entry(entry) for rel, entry in sorted(files.items())}
+        touch(path)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-
-
-def _keep_file(path: Path, digest: str) -> dict[str, str | None]:
-    entry: dict[str, str | None] = {"sha256": digest, "kept": None, "reason": None}
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return {**entry, "reason": f"cannot be read ({exc.strerror})"}
-    shown = as_text(data)
-    if shown.digest != digest:
-        return {**entry, "reason": "changed while it was frozen"}
-    if shown.text is None:
-        return {**entry, "reason": shown.reason}
-    return {**entry, "kept": _put_blob(shown.text.encode())}
+    return kept
 
 
 def _read_entry(entry: dict[str, str | None]) -> KeptText:
@@ -91,18 +137,22 @@ def _read_entry(entry: dict[str, str | None]) -> KeptText:
     if not name:
         return KeptText(None, entry.get("reason") or "not kept", digest)
     try:
-        data = _blob_path(name).read_bytes()
+        path = _blob_path(name)
+        data = path.read_bytes()
     except OSError:
-        return KeptText(None, "not kept", digest)
+        return KeptText(None, "no longer kept", digest)
     if sha256_bytes(data) != name:
         return KeptText(None, "not kept (its copy was altered)", digest)
+    touch(path)
     return KeptText(data.decode("utf-8", "replace"), None, digest)
 
 
 def _put_blob(data: bytes) -> str:
     name = sha256_bytes(data)
     path = _blob_path(name)
-    if not path.is_file():
+    if path.is_file():
+        touch(path)
+    else:
         write_atomic(path, data)
     return name
 

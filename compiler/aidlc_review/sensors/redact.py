@@ -8,6 +8,13 @@ plugins, with their default settings, find the values; each is replaced, with th
 whole token around it: by ``<redacted secret>`` in a tool's message, by
 ``[redacted: <type> <hash8>]`` in an agent's text (``scrub``), which also says which
 secrets it hid, so the review can tell a quoted known finding from a new leak.
+
+The plugins can take minutes on the wrong text (the keyword detector on
+``secret_password_token_`` repeated: 1 KB 0.15 s, 5 KB 3.5 s, 20 KB over a minute), so
+only short texts (``FAST_CHARS``, at most about 60 ms measured) are checked in process.
+Longer ones are checked in a forked child with a time limit per text
+(``REDACT_SECONDS``, ``sensors.deadline``); a text not checked in time is replaced
+wholesale by ``[redacted: unchecked text <hash8>]``: it is never let through unchecked.
 """
 
 from __future__ import annotations
@@ -15,11 +22,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aidlc_review.sensors.deadline import WorkerFailed, run_limited
+
 REDACTED = "<redacted secret>"
+FAST_CHARS = 512  # checked in process: the slowest known text this long takes about 60 ms
+REDACT_SECONDS = 10.0  # per text, in the child: a 1 MiB source file takes 3 to 5 s
 # every plugin's secret is a long run of these: a text without one is not scanned at all
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_-]")
@@ -43,12 +54,34 @@ class Quoted:
 @functools.lru_cache(maxsize=4096)  # make_finding and the finding itself both redact
 def redact(text: str) -> str:
     """``text`` with every secret value detect-secrets finds in it replaced by ``REDACTED``."""
-    return _replace(text, _secret_values(text), lambda _value, _token: REDACTED)
+    [values] = _values_many([text], None)
+    if values is None:
+        return unchecked_marker(text)
+    return _replace(text, values, lambda _value, _token: REDACTED)
 
 
-def scrub(text: str) -> tuple[str, tuple[Quoted, ...]]:
+def scrub(text: str, seconds: float | None = None) -> tuple[str, tuple[Quoted, ...]]:
     """Agent text with each secret replaced by ``[redacted: <type> <hash8>]``, and the secrets."""
-    values = _secret_values(text)
+    [scrubbed] = scrub_many([text], seconds)
+    return scrubbed
+
+
+def scrub_many(
+    texts: Sequence[str], seconds: float | None = None
+) -> list[tuple[str, tuple[Quoted, ...]]]:
+    """``scrub`` for many texts at once: the long ones share one child (one fork). A text
+    not checked within ``seconds`` (default ``REDACT_SECONDS``) is replaced wholesale."""
+    return [
+        _scrub_one(text, values) if values is not None else (unchecked_marker(text), ())
+        for text, values in zip(texts, _values_many(texts, seconds), strict=True)
+    ]
+
+
+def unchecked_marker(text: str) -> str:
+    return f"[redacted: unchecked text {_hash(text)[:8]}]"
+
+
+def _scrub_one(text: str, values: dict[str, str]) -> tuple[str, tuple[Quoted, ...]]:
     quoted: set[Quoted] = set()
 
     def marker(value: str, token: str) -> str:
@@ -57,6 +90,34 @@ def scrub(text: str) -> tuple[str, tuple[Quoted, ...]]:
         return found.marker
 
     return _replace(text, values, marker), tuple(sorted(quoted))
+
+
+def _values_many(texts: Sequence[str], seconds: float | None) -> list[dict[str, str] | None]:
+    """Each text's secret values and their types; None for a text not checked in time."""
+    limit = REDACT_SECONDS if seconds is None else seconds
+    out: list[dict[str, str] | None] = [None] * len(texts)
+    pending = []
+    for index, text in enumerate(texts):
+        if len(text) <= FAST_CHARS or not _LONG_RUN.search(text):
+            out[index] = _secret_values(text)
+        else:
+            pending.append(index)
+    _plugins()  # loaded here, once: the child inherits them
+    while pending:
+        try:
+            done = run_limited(_values_each, [texts[i] for i in pending], limit, per_item=True)
+        except WorkerFailed:
+            return out  # what is left stays unchecked
+        for at, values in done.results.items():
+            out[pending[at]] = values
+        unfinished = [i for at, i in enumerate(pending) if at not in done.results]
+        pending = unfinished[1:]  # texts go in order: the first unfinished one ran out of time
+    return out
+
+
+def _values_each(texts: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    for index, text in enumerate(texts):
+        yield index, _secret_values(text)
 
 
 def _replace(text: str, values: dict[str, str], marker: Callable[[str, str], str]) -> str:
