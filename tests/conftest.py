@@ -1,4 +1,14 @@
+import os
+from pathlib import Path
+
 import pytest
+
+# upstream's bun is installed once per machine (by ../shared/bin/aidlc-upstream), in the
+# cache dir of the user running the tests: fixed here, before each test gets a cache of its own
+os.environ.setdefault(
+    "AIDLC_BUN_HOME",
+    str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aidlc-upstream-bun"),
+)
 
 
 @pytest.fixture(autouse=True)

@@ -33,9 +33,9 @@ def bun_dir() -> Path:
     """The folder of upstream's bun (installed on first use); fails loudly when it cannot be.
 
     Test workers share one install: the first installs it under a lock, the rest wait."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cache.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(cache / "aidlc-upstream-bun.lock")):
+    home = Path(os.environ["AIDLC_BUN_HOME"])  # one install per machine (tests/conftest.py)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(home.parent / "aidlc-upstream-bun.lock")):
         done = subprocess.run([str(RUNNER), "--which-bun"], capture_output=True, text=True)
     assert done.returncode == 0, f"bun could not be installed for upstream's engine: {done.stderr}"
     return Path(done.stdout.strip()).parent
