@@ -29,22 +29,44 @@ def unchecked(result: object) -> list[tuple[str, str | None, str, str]]:
     ]
 
 
-def own_forks() -> set[int]:
-    """Processes forked from this one (same command line) that started after it: a scan
-    worker or its pool left behind."""
-    mine = Path("/proc/self/cmdline").read_bytes()
-    started = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
-    found = set()
+def _processes() -> dict[int, tuple[int, int, bytes]]:
+    """``{pid: (parent pid, start time in ticks, command line)}`` of every process."""
+    found = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if (entry / "cmdline").read_bytes() == mine and int(stat[19]) >= started:
-                found.add(int(entry.name))
+            found[int(entry.name)] = (int(stat[1]), int(stat[19]), (entry / "cmdline").read_bytes())
         except OSError:
             continue
     return found
+
+
+def own_forks() -> set[int]:
+    """Processes forked from this one (same command line, started after it) that are still
+    ours or were orphaned: a scan worker or its pool left behind. Other test processes'
+    forks (pytest-xdist workers share a command line) are theirs, not ours."""
+    me = os.getpid()
+    table = _processes()
+    _, started, mine = table[me]
+
+    def ours(pid: int) -> bool:
+        if table[pid][0] == 1:
+            return True  # orphaned: its worker was killed and it was left running
+        seen = set()
+        while pid not in seen and pid in table:
+            seen.add(pid)
+            pid = table[pid][0]
+            if pid == me:
+                return True
+        return False
+
+    return {
+        pid
+        for pid, (_, start, cmdline) in table.items()
+        if pid != me and cmdline == mine and start >= started and ours(pid)
+    }
 
 
 def test_a_file_that_keeps_the_scan_past_its_limit_is_a_blocking_could_not_verify(
