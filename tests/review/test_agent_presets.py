@@ -14,16 +14,15 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.review.workspace import UNIT, findings_doc, make_workspace, review_args
+from tests.review.workspace import (
+    CALC_BUG,
+    CALC_FIXED,
+    UNIT,
+    findings_doc,
+    make_workspace,
+    review_args,
+)
 
-CALC_BUG = (
-    "def mean(values: list[float]) -> float:\n    count = len(values)\n"
-    "    return sum(values) / count\n"
-)
-CALC_FIXED = (
-    "def mean(values: list[float]) -> float:\n    if not values:\n        return 0.0\n"
-    "    return sum(values) / len(values)\n"
-)
 # The fake agents' shared part: log the call, review calc.py, or repair it.
 AGENT = """
 import json, os, pathlib, re, sys

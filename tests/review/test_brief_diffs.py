@@ -15,6 +15,8 @@ from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.render import render
 from aidlc_review.review.unit import UnitContext
 from tests.review.workspace import (
+    CALC_BUG,
+    CALC_FIXED,
     CLEAN,
     FAKE_KEY,
     LEAKY,
@@ -27,14 +29,6 @@ from tests.review.workspace import (
     write_manifest,
 )
 
-CALC_BUG = (
-    "def mean(values: list[float]) -> float:\n    count = len(values)\n"
-    "    return sum(values) / count\n"
-)
-CALC_FIXED = (
-    "def mean(values: list[float]) -> float:\n    if not values:\n        return 0.0\n"
-    "    return sum(values) / len(values)\n"
-)
 REVIEWER = """
     import json, pathlib, sys
     sys.stdin.read()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from aidlc_review.cli.main import main
 from tests.review.workspace import (
+    CALC_BUG,
+    CALC_FIXED,
     CLEAN,
     FAKE_KEY,
     LEAKY,
@@ -20,14 +22,6 @@ from tests.review.workspace import (
     script_agent,
 )
 
-CALC_BUG = (
-    "def mean(values: list[float]) -> float:\n    count = len(values)\n"
-    "    return sum(values) / count\n"
-)
-CALC_FIXED = (
-    "def mean(values: list[float]) -> float:\n    if not values:\n        return 0.0\n"
-    "    return sum(values) / len(values)\n"
-)
 SETTINGS_FIXED = (
     '"""Settings."""\n\nimport os\n\nAWS_ACCESS_KEY_ID = os.environ.get("AWS_ACCESS_KEY_ID", "")\n'
 )

@@ -25,6 +25,15 @@ line-length = 100
 select = ["E", "F", "W"]
 """
 CLEAN = '"""Order totals."""\n\n\ndef total(prices: list[int]) -> int:\n    return sum(prices)\n'
+# a unit with a real bug (a mean of nothing divides by zero), and its fix
+CALC_BUG = (
+    "def mean(values: list[float]) -> float:\n    count = len(values)\n"
+    "    return sum(values) / count\n"
+)
+CALC_FIXED = (
+    "def mean(values: list[float]) -> float:\n    if not values:\n        return 0.0\n"
+    "    return sum(values) / len(values)\n"
+)
 UNFORMATTED = 'def shout(text: str) -> str:\n    return text.upper( )+"!"\n'
 LINT_ERROR = "import os\n\n\ndef answer() -> int:\n    return 42\n"
 # Built at run time so no secret-looking literal sits in the test sources themselves.
