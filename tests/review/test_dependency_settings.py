@@ -34,3 +34,18 @@ def test_an_approval_that_is_not_a_requirement_is_refused_with_its_line(tmp_path
         f"{ws / 'pyproject.toml'}:2: [tool.aidlc-review].approved-dependencies: 'not a req!' is "
         "not a requirement: Expected semicolon (after name with no version specifier) or end"
     )
+
+
+def test_a_units_own_approval_is_refused_rather_than_silently_ignored(tmp_path: Path) -> None:
+    ws = settings_file(
+        tmp_path,
+        'approved-dependencies = ["requests>=2"]\n\n'
+        '[tool.aidlc-review.units.u1-orders]\napproved-dependencies = ["httpx"]\n',
+    )
+    with pytest.raises(ValidationFailed) as caught:
+        load_settings(ws)
+    assert str(caught.value) == (
+        f"{ws / 'pyproject.toml'}:5: [tool.aidlc-review].units.u1-orders.approved-dependencies: "
+        "set it in [tool.aidlc-review] itself: the dependencies sensor reads it for the whole "
+        "workspace, as it stands at the base revision, not per unit"
+    )

@@ -81,11 +81,23 @@ class _Settings(BaseModel):
 
 
 class UnitSettings(_Settings):
-    """One unit's overrides (``[tool.aidlc-review.units.<unit>]``)."""
+    """The settings in force for one unit."""
+
+
+class UnitOverrides(_Settings):
+    """One unit's own table (``[tool.aidlc-review.units.<unit>]``)."""
+
+    @field_validator("approved_dependencies", "dependency_audit", mode="before")
+    @classmethod
+    def _workspace_only(cls, value: Any) -> Any:
+        raise ValueError(
+            f"set it in {TABLE} itself: the dependencies sensor reads it for the whole "
+            "workspace, as it stands at the base revision, not per unit"
+        )
 
 
 class WorkspaceSettings(_Settings):
-    units: dict[str, UnitSettings] = Field(default_factory=dict)
+    units: dict[str, UnitOverrides] = Field(default_factory=dict)
 
     def for_unit(self, unit: str | None) -> UnitSettings:
         """The settings in force for ``unit``: its own table over the workspace's."""
