@@ -120,6 +120,51 @@ def test_a_reviewer_quoting_an_aws_key_and_a_github_token_leaks_neither_anywhere
     assert "[redacted: AWS Access Key " in report_text(ws)
 
 
+def test_a_reviewer_resolving_with_a_reason_that_quotes_a_token_leaks_it_nowhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    calls = tmp_path / "calls"
+    finding = {
+        "severity": "major",
+        "category": "correctness",
+        "path": "src/orders/app.py",
+        "location": "5",
+        "finding": "total() accepts negative prices",
+        "evidence": "sum(prices) with no check",
+        "recommendation": "Reject negative prices.",
+    }
+    first = {"verdict": "NOT-READY", "summary": "one bug", "findings": [finding]}
+    reason = f"fixed; checked with the deploy token {GITHUB_TOKEN}"
+    then = {
+        "verdict": "READY",
+        "summary": "fixed",
+        "findings": [],
+        "resolved": [{"id": "CR-001", "reason": reason}],
+    }
+    reviewer = script_agent(
+        tmp_path / "agents" / "reviewer.py",
+        f"""
+        import json, pathlib, sys
+        sys.stdin.read()
+        calls = pathlib.Path({str(calls)!r})
+        n = int(calls.read_text()) if calls.exists() else 0
+        calls.write_text(str(n + 1))
+        print(json.dumps({first!r} if n == 0 else {then!r}))
+        """,
+    )
+    repairer = script_agent(tmp_path / "agents" / "repairer.py", "import sys; sys.stdin.read()")
+    code = main(review_args(ws, "--reviewer", reviewer, "--repairer", repairer, "--json"))
+
+    out, err = capsys.readouterr()
+    assert code == 1  # the token quoted in the reason is itself a critical finding
+    assert files_holding(ws, (GITHUB_TOKEN,)) == []
+    assert GITHUB_TOKEN not in out + err
+    (resolved,) = [f for f in findings_doc(ws)["passes"][-1]["findings"] if f["id"] == "CR-001"]
+    assert resolved["status"] == "resolved"
+    assert resolved["resolution"].startswith("fixed; checked with the deploy token [redacted: ")
+
+
 EVIL = f'"""Not reviewed."""\n\nKEY = "{FAKE_KEY}"\nprint(undefined_name)\n'
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from aidlc_review.review.answer import AnswerCheck
-from aidlc_review.review.models import AnswerFinding, ReviewerAnswer
 from aidlc_review.sensors.redact import scrub_many
 
 _HASHED = re.compile(r"hashed secret ([0-9a-f]{40})")
@@ -27,8 +26,10 @@ def scrub_check(check: AnswerCheck) -> AnswerCheck:
     """
     answer = check.answer
     findings = answer.findings if answer is not None else []
+    resolved = answer.resolved if answer is not None else []
     texts = [check.reason or "", answer.summary if answer is not None else ""]
     texts += [getattr(f, k) for f in findings for k in _TEXT_FIELDS]
+    texts += [r.reason for r in resolved]
     scrubbed = scrub_many(texts)
     clean = [text for text, _ in scrubbed]
     reason = clean[0] if check.reason is not None else None
@@ -38,13 +39,19 @@ def scrub_check(check: AnswerCheck) -> AnswerCheck:
             f.model_copy(update=dict(zip(_TEXT_FIELDS, clean[2 + n * width :], strict=False)))
             for n, f in enumerate(findings)
         ]
-        answer = _answer(answer, clean[1], cleaned)
+        reasons = clean[2 + len(findings) * width :]
+        answer = answer.model_copy(
+            update={
+                "summary": clean[1],
+                "findings": cleaned,
+                "resolved": [
+                    r.model_copy(update={"reason": text})
+                    for r, text in zip(resolved, reasons, strict=True)
+                ],
+            }
+        )
     quoted = sorted({q for _, found in scrubbed for q in found})
     return AnswerCheck(answer, reason, tuple(quoted))
-
-
-def _answer(answer: ReviewerAnswer, summary: str, findings: list[AnswerFinding]) -> ReviewerAnswer:
-    return answer.model_copy(update={"summary": summary, "findings": findings})
 
 
 def known_hashes(messages: list[str]) -> set[str]:
