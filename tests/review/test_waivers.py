@@ -239,3 +239,33 @@ def test_a_kill_between_sealing_and_writing_the_findings_loses_nothing(lint_only
     assert waive(lint_only, cr) == 0  # the old bytes are still accepted, and the next write
     assert document(lint_only).verdict == "READY"  # settles the seal on the new ones
     assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 0
+
+
+def test_deleting_the_baseline_and_the_seal_does_not_make_a_forged_waiver_count(lint_only, capsys):
+    """Everything in the workspace can be deleted; that the document was sealed here is kept
+    beside the key, so the next run still demands the seal."""
+    engine = lint_only / "aidlc-docs/.aidlc-engine/code-review" / UNIT
+    (engine / "baseline.json").unlink()
+    for seal_file in (engine / "seals").iterdir():
+        seal_file.unlink()
+    doc = document(lint_only)
+    (finding,) = doc.open_findings()
+    path = lint_only / RECORD / "code-review-findings.json"
+    data = json.loads(path.read_text())
+    data["waivers"] = [
+        {
+            "finding": finding.id,
+            "fingerprint": finding.fingerprint,
+            "reason": "looks fine to me",
+            "by": "lead",
+            "on": date.today().isoformat(),
+            "expires": None,
+        }
+    ]
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    capsys.readouterr()
+
+    assert review(lint_only) == 1
+    assert "code-review-findings.json: its seal does not match" in capsys.readouterr().err
+    assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 1
+    assert document(lint_only).gate == []

@@ -60,6 +60,21 @@ def changes_since(workspace: Path, base: str) -> dict[str, str] | None:
     return found
 
 
+def committed_as_is(workspace: Path, path: Path, data: bytes) -> bool:
+    """True when ``path`` holds exactly what the checkout's HEAD commit has for it."""
+    try:
+        relative = path.resolve().relative_to(workspace.resolve()).as_posix()
+        done = subprocess.run(
+            ["git", "-C", str(workspace), "show", f"HEAD:./{relative}"],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and done.stdout == data
+
+
 def _git(workspace: Path, *args: str) -> str | None:
     try:
         done = subprocess.run(

@@ -47,7 +47,22 @@ def seal(paths: RecordPaths, target: Path, data: bytes, previous: bytes | None =
     macs = [_mac(paths, target, data)]
     if previous is not None:
         macs.append(_mac(paths, target, previous))
+    marker = _marker(paths, target)
+    marker.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    marker.touch()  # before the seal: a kill between the two still requires the seal
     write_atomic(_seal_path(paths, target), "\n".join(macs) + "\n")
+
+
+def was_sealed(paths: RecordPaths, target: Path) -> bool:
+    """True once this machine sealed ``target``: a marker kept beside the key, outside the
+    workspace, so deleting the seal (which lives in the workspace) never turns a sealed
+    file into one "reviewed elsewhere" that needs no seal."""
+    return _marker(paths, target).is_file()
+
+
+def _marker(paths: RecordPaths, target: Path) -> Path:
+    where = f"{paths.workspace.resolve()}\0{paths.display(target)}"
+    return state_dir() / "sealed" / hashlib.sha256(where.encode()).hexdigest()
 
 
 def settle(paths: RecordPaths, target: Path, data: bytes) -> None:

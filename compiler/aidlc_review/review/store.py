@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.review.git_drift import committed_as_is
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.report import render_report
-from aidlc_review.review.seal import check_seal, is_sealed, seal, settle, unseal
+from aidlc_review.review.seal import check_seal, is_sealed, seal, settle, unseal, was_sealed
 from aidlc_review.typed_load import parse_json
 
 
@@ -23,16 +24,18 @@ def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
     """The unit's findings document, refused (``ForgedState``) when an agent rewrote it.
 
     The document holds the verdict and the waivers, so it decides approval: it is
-    sealed like the receipt. Once this machine reviewed the unit (a baseline exists)
-    its seal is required; a document reviewed elsewhere and committed has none here.
+    sealed like the receipt. Once this machine sealed it (a marker beside the key, out of
+    the agents' reach) or reviewed the unit (a baseline exists), its seal is required,
+    unless the document is exactly what HEAD has committed (a worktree made again from the
+    record's commit); a document reviewed elsewhere and committed has none here.
     """
     doc = load_document(paths.findings)
     if doc is not None:
         raw = paths.findings.read_bytes()
-        if paths.baseline.is_file():
-            check_seal(paths, paths.findings, raw)
-        else:
-            is_sealed(paths, paths.findings, raw)
+        sealed = is_sealed(paths, paths.findings, raw)  # ForgedState when it does not match
+        required = paths.baseline.is_file() or was_sealed(paths, paths.findings)
+        if required and not sealed and not committed_as_is(paths.workspace, paths.findings, raw):
+            check_seal(paths, paths.findings, raw)  # refuses: the seal is gone
     return doc
 
 
