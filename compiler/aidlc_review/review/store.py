@@ -29,13 +29,14 @@ def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
     unless the document is exactly what HEAD has committed (a worktree made again from the
     record's commit); a document reviewed elsewhere and committed has none here.
     """
-    doc = load_document(paths.findings)
-    if doc is not None:
-        raw = paths.findings.read_bytes()
-        sealed = is_sealed(paths, paths.findings, raw)  # ForgedState when it does not match
-        required = paths.baseline.is_file() or was_sealed(paths, paths.findings)
-        if required and not sealed and not committed_as_is(paths.workspace, paths.findings, raw):
-            check_seal(paths, paths.findings, raw)  # refuses: the seal is gone
+    if not paths.findings.is_file():
+        return None
+    raw = paths.findings.read_bytes()  # once: the bytes parsed are the bytes whose seal counts
+    doc = parse_json(FindingsDocument, raw, str(paths.findings))
+    sealed = is_sealed(paths, paths.findings, raw)  # ForgedState when it does not match
+    required = paths.baseline.is_file() or was_sealed(paths, paths.findings)
+    if required and not sealed and not committed_as_is(paths.workspace, paths.findings, raw):
+        check_seal(paths, paths.findings, raw)  # refuses: the seal is gone
     return doc
 
 
