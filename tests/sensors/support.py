@@ -12,6 +12,8 @@ from aidlc_review.sensors import CheckResult, run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests
 
 RUFF_CONFIG = "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ['E', 'F']\n"
+# mypy runs only where the workspace configures it
+MYPY_CONFIG = "[mypy]\n"
 UNFORMATTED = "x=1\n"
 FORMATTED = "x = 1\n"
 

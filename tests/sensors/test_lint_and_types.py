@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.sensors.support import RUFF_CONFIG, located, make_workspace, run_one
+import pytest
+
+from tests.sensors.support import MYPY_CONFIG, RUFF_CONFIG, located, make_workspace, run_one
 
 LINTY = "import os\n\n\ndef f():\n    return undefined_name\n"
 
@@ -49,6 +51,7 @@ def test_mypy_errors_are_reported_on_claimed_files_only(tmp_path: Path) -> None:
     ws = make_workspace(
         tmp_path / "ws",
         {
+            "mypy.ini": MYPY_CONFIG,
             "app/__init__.py": "",
             "app/claimed.py": "from app.helper import double\n\nresult: str = double(2)\n",
             "app/helper.py": "def double(x: int) -> int:\n    bad: str = 1\n    return x * 2\n",
@@ -62,16 +65,53 @@ def test_mypy_errors_are_reported_on_claimed_files_only(tmp_path: Path) -> None:
 
 
 def test_a_claimed_file_that_does_not_parse_is_critical_for_mypy(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"a.py": "def f(:\n"})
+    ws = make_workspace(tmp_path / "ws", {"mypy.ini": MYPY_CONFIG, "a.py": "def f(:\n"})
     result = run_one(ws, ["a.py"], "type-check")
     assert result.status == "failed"
     assert located(result)[0] == ("a.py", 1, "syntax", "critical")
 
 
 def test_a_mypy_fatal_error_is_an_error_never_a_pass(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"x/m.py": "", "y/m.py": ""})
+    ws = make_workspace(tmp_path / "ws", {"mypy.ini": MYPY_CONFIG, "x/m.py": "", "y/m.py": ""})
     result = run_one(ws, ["x/m.py", "y/m.py"], "type-check")
     assert result.status == "error"
     assert result.reason == 'mypy stopped: Duplicate module named "m" (also at "x/m.py")'
     assert [f.message for f in result.findings] == [f"could not verify: {result.reason}"]
     assert result.blocking
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"mypy.ini": MYPY_CONFIG},
+        {".mypy.ini": MYPY_CONFIG},
+        {"pyproject.toml": "[tool.mypy]\nstrict = false\n"},
+        {"setup.cfg": "[metadata]\nname = x\n\n[mypy]\n"},
+    ],
+    ids=["mypy.ini", ".mypy.ini", "pyproject", "setup.cfg"],
+)
+def test_mypy_runs_in_a_workspace_that_configures_it_anywhere_mypy_reads(
+    tmp_path: Path, config: dict[str, str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {**config, "a.py": "x: int = 'a'\n"})
+    result = run_one(ws, ["a.py"], "type-check")
+    assert (result.status, located(result)) == ("failed", [("a.py", 1, "assignment", "major")])
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {},
+        {"pyproject.toml": RUFF_CONFIG},
+        {"setup.cfg": "[flake8]\nmax-line-length = 100\n"},
+        {"setup.cfg": "[mypy\nnot ini at all"},
+    ],
+    ids=["nothing", "ruff-only", "setup.cfg-without-mypy", "unreadable-setup.cfg"],
+)
+def test_a_workspace_that_does_not_use_mypy_is_not_judged_by_it(
+    tmp_path: Path, config: dict[str, str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {**config, "a.py": "x: int = 'a'\n"})
+    result = run_one(ws, ["a.py"], "type-check")
+    assert (result.status, result.findings, result.blocking) == ("skipped", (), False)
+    assert result.reason.startswith("no type-check configured in the workspace (looked for ")

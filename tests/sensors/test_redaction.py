@@ -13,11 +13,12 @@ from aidlc_review.sensors.redact import REDACTED, redact
 from aidlc_review.sensors.results import errored, make_finding
 from tests.review.workspace import make_workspace as review_workspace
 from tests.review.workspace import review_args
-from tests.sensors.support import RUFF_CONFIG, make_workspace, tree_bytes
+from tests.sensors.support import MYPY_CONFIG, RUFF_CONFIG, make_workspace, tree_bytes
 
 KEY = "AKIAIOSFODNN7EXAMPLE"
 FILES = {
     "pyproject.toml": RUFF_CONFIG,
+    "mypy.ini": MYPY_CONFIG,
     # ruff: F821 "Undefined name `AKIA...`"
     "src/app.py": f"print({KEY})\n",
     # mypy: incompatible type "Literal['AKIA...']"

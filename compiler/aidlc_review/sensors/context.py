@@ -8,6 +8,7 @@ hung or said something unreadable (the caller turns that into ``error``).
 
 from __future__ import annotations
 
+import configparser
 import functools
 import hashlib
 import tomllib
@@ -142,7 +143,8 @@ def is_detected(spec: ToolSpec, workspace: Path) -> bool:
     """A tool applies when it has no ``detect`` list, or one entry matches the workspace.
 
     ``name`` means the file exists at the workspace root; ``file.toml:tool.x`` means that
-    TOML file has the ``[tool.x]`` table.
+    TOML file has the ``[tool.x]`` table; ``file.cfg:section`` (or ``.ini``) means that INI
+    file has the ``[section]`` section.
     """
     if not spec.detect:
         return True
@@ -156,6 +158,8 @@ def _detect_one(entry: str, workspace: Path) -> bool:
         return False
     if not table:
         return True
+    if path.suffix in (".cfg", ".ini"):
+        return _ini_has_section(path, table)
     try:
         data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -165,6 +169,16 @@ def _detect_one(entry: str, workspace: Path) -> bool:
             return False
         data = data[key]
     return True
+
+
+def _ini_has_section(path: Path, section: str) -> bool:
+    """An unreadable file configures nothing (the tool itself would reject it too)."""
+    parser = configparser.RawConfigParser(strict=False, interpolation=None)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"), source=str(path))
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return False
+    return parser.has_section(section)
 
 
 def select_tool(ctx: SensorContext) -> Tool:
