@@ -7,6 +7,8 @@ line of every key and list item, runs only when a breadcrumb needs a line.
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,11 +62,29 @@ def make_yaml() -> YAML:
 _FAST = YAML(typ="safe", pure=False)
 
 
+@functools.lru_cache(maxsize=1024)
+def _parse_plain(yaml_text: str) -> Any:
+    """The safe loader's data for one text, kept per process: a process that compiles many
+    times (Bolt, a differential run) re-reads mostly unchanged files. Failures are not kept."""
+    return _FAST.load(yaml_text)
+
+
+def _fresh(value: Any) -> Any:
+    """A private copy of parsed data, so no caller can change what the memo hands out."""
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    if isinstance(value, (str, int, float, bool, bytes, type(None))):
+        return value
+    return copy.deepcopy(value)
+
+
 def _load_fast(yaml_text: str) -> tuple[Any, Any]:
     """(plain data, round-trip tree or None). The slow loader runs only when the fast one fails,
     so its error message (with the line) is the one reported."""
     try:
-        return _FAST.load(yaml_text), None
+        return _fresh(_parse_plain(yaml_text)), None
     except Exception:  # any C-loader failure: let the round-trip loader decide and explain
         tree = make_yaml().load(yaml_text)
         return to_plain(tree), tree
