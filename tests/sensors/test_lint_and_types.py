@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.sensors.support import MYPY_CONFIG, RUFF_CONFIG, located, make_workspace, run_one
+from aidlc_review.sensors.context import is_detected
+from tests.sensors.support import (
+    MYPY_CONFIG,
+    RUFF_CONFIG,
+    located,
+    make_workspace,
+    project_manifest,
+    run_one,
+)
 
 LINTY = "import os\n\n\ndef f():\n    return undefined_name\n"
 
@@ -80,38 +88,43 @@ def test_a_mypy_fatal_error_is_an_error_never_a_pass(tmp_path: Path) -> None:
     assert result.blocking
 
 
-@pytest.mark.parametrize(
-    "config",
-    [
-        {"mypy.ini": MYPY_CONFIG},
-        {".mypy.ini": MYPY_CONFIG},
-        {"pyproject.toml": "[tool.mypy]\nstrict = false\n"},
-        {"setup.cfg": "[metadata]\nname = x\n\n[mypy]\n"},
-    ],
-    ids=["mypy.ini", ".mypy.ini", "pyproject", "setup.cfg"],
-)
-def test_mypy_runs_in_a_workspace_that_configures_it_anywhere_mypy_reads(
-    tmp_path: Path, config: dict[str, str]
-) -> None:
-    ws = make_workspace(tmp_path / "ws", {**config, "a.py": "x: int = 'a'\n"})
-    result = run_one(ws, ["a.py"], "type-check")
-    assert (result.status, located(result)) == ("failed", [("a.py", 1, "assignment", "major")])
+def mypy_applies(workspace: Path) -> bool:
+    [spec] = project_manifest("type-check").runner.tools
+    return is_detected(spec, workspace)
 
 
 @pytest.mark.parametrize(
-    "config",
+    ("config", "applies"),
     [
-        {},
-        {"pyproject.toml": RUFF_CONFIG},
-        {"setup.cfg": "[flake8]\nmax-line-length = 100\n"},
-        {"setup.cfg": "[mypy\nnot ini at all"},
+        ({"mypy.ini": MYPY_CONFIG}, True),
+        ({".mypy.ini": MYPY_CONFIG}, True),
+        ({"pyproject.toml": "[tool.mypy]\nstrict = false\n"}, True),
+        ({"setup.cfg": "[metadata]\nname = x\n\n[mypy]\n"}, True),
+        ({}, False),
+        ({"pyproject.toml": RUFF_CONFIG}, False),
+        ({"setup.cfg": "[flake8]\nmax-line-length = 100\n"}, False),
+        ({"setup.cfg": "[mypy\nnot ini at all"}, False),
     ],
-    ids=["nothing", "ruff-only", "setup.cfg-without-mypy", "unreadable-setup.cfg"],
+    ids=[
+        "mypy.ini",
+        ".mypy.ini",
+        "pyproject",
+        "setup.cfg",
+        "nothing",
+        "ruff-only",
+        "setup.cfg-without-mypy",
+        "unreadable-setup.cfg",
+    ],
 )
-def test_a_workspace_that_does_not_use_mypy_is_not_judged_by_it(
-    tmp_path: Path, config: dict[str, str]
+def test_mypy_applies_where_the_workspace_configures_it_anywhere_mypy_reads(
+    tmp_path: Path, config: dict[str, str], applies: bool
 ) -> None:
     ws = make_workspace(tmp_path / "ws", {**config, "a.py": "x: int = 'a'\n"})
+    assert mypy_applies(ws) is applies
+
+
+def test_a_workspace_that_does_not_use_mypy_is_not_judged_by_it(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "a.py": "x: int = 'a'\n"})
     result = run_one(ws, ["a.py"], "type-check")
     assert (result.status, result.findings, result.blocking) == ("skipped", (), False)
     assert result.reason.startswith("no type-check configured in the workspace (looked for ")
