@@ -21,3 +21,18 @@ def _private_cache(tmp_path_factory, monkeypatch):
 def _private_state(tmp_path_factory, monkeypatch):
     """Every test gets its own state dir, so the key that seals review state is its own."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
+# The end-to-end directories hold the longest tests; started first, they do not leave one
+# worker busy at the end while the other waits (the sort is stable: order within is kept).
+LONG_FIRST = (
+    "tests/upstream/",
+    "tests/hooks/",
+    "tests/packaging/",
+    "tests/ci/",
+    "tests/compiler/test_differential.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
