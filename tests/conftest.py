@@ -34,5 +34,10 @@ LONG_FIRST = (
 )
 
 
+def _rank(item: pytest.Item) -> int:
+    found = [i for i, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)]
+    return found[0] if found else len(LONG_FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
+    items.sort(key=_rank)
