@@ -17,8 +17,12 @@ setup: $(STAMP)
 demo: $(STAMP)
 	bash examples/run-demo.sh
 
+# The tests make thousands of small git repositories, fsyncs and deletions: in RAM (tmpfs)
+# when the machine has it, which is several times faster than a disk. Set TEST_TMP to choose.
+TEST_TMP ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 tests
+	TMPDIR=$(TEST_TMP) $(BIN)/python -m pytest -n 2 tests
 
 conformance: $(STAMP)
 	bash .ci/conformance.sh
