@@ -2,21 +2,27 @@
 
 Each workspace names the clone the way a team's config names this repository
 (``repo:`` + ``rev:``); pre-commit installs it once into a hook environment shared by
-these tests (the same repo and rev), then runs the hook on the staged files.
+these tests (the same repo and rev, one clone for every worker), then runs the hook on the
+staged files. Its pip installs from this machine's wheelhouse of the project's requirements
+(``PIP_NO_INDEX`` + ``PIP_FIND_LINKS``, as behind a mirror), still resolving the clone's
+own metadata.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
-from tests.packaging.wheel import pip_env
+from tests.packaging.wheel import pip_env, session_root, wheelhouse
 
 UNIT = "u1-stock-ledger"
 GIT_ID = {
@@ -29,15 +35,34 @@ GIT_ID = {
 
 @pytest.fixture(scope="session")
 def clone(tmp_path_factory) -> Path:
-    where = tmp_path_factory.mktemp("hooks-clone") / "aidlc-code-review"
-    subprocess.run(["git", "clone", "-q", str(PROJECT_ROOT), str(where)], check=True)
+    """One clone for the whole session: every worker names the same repo, so pre-commit
+    installs one hook environment, not one per worker."""
+    shared = session_root(tmp_path_factory)
+    where = shared / "hooks-clone" / "aidlc-code-review"
+    with FileLock(str(shared / "hooks-clone.lock")):
+        if not where.is_dir():
+            partial = shared / "hooks-clone.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            subprocess.run(["git", "clone", "-q", str(PROJECT_ROOT), str(partial)], check=True)
+            where.parent.mkdir()
+            partial.rename(where)
     return where
 
 
+@pytest.fixture(scope="session")
+def hooks_env(tmp_path_factory, clone) -> dict[str, str]:
+    """What pre-commit and its pip see beyond the test's own environment."""
+    return {
+        **GIT_ID,
+        "PRE_COMMIT_HOME": str(session_root(tmp_path_factory) / "pre-commit-home"),
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheelhouse(clone / "pyproject.toml")),
+    }
+
+
 @pytest.fixture
-def env(tmp_path_factory) -> dict[str, str]:
-    shared = tmp_path_factory.getbasetemp().parent / "pre-commit-home"
-    return {**pip_env(), **GIT_ID, "PRE_COMMIT_HOME": str(shared)}
+def env(hooks_env) -> dict[str, str]:
+    return {**pip_env(), **hooks_env}  # this test's XDG dirs (tests/conftest.py) included
 
 
 def git(cwd: Path, env: dict[str, str], *args: str) -> None:
@@ -70,10 +95,63 @@ def hooks_config(clone: Path) -> str:
     )
 
 
+def install_hooks(where: Path, config: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``pre-commit install-hooks`` for ``config``, started in the background."""
+    where.mkdir()
+    (where / ".pre-commit-config.yaml").write_text(config)
+    git(where, env, "init", "-q")
+    argv = [sys.executable, "-m", "pre_commit", "install-hooks"]
+    with (where / "install-hooks.log").open("wb") as log:
+        return subprocess.Popen(argv, cwd=where, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    workspace: Path
+    state: Path  # the review state dir that sealed it (its key, the kept source)
+
+
+@pytest.fixture(scope="session")
+def reviewed_once(tmp_path_factory, clone, hooks_env) -> Reviewed:
+    """The workspace reviewed once for every worker, the hook environment installed
+    meanwhile (the first worker does both under a lock; the rest reuse them)."""
+    shared = session_root(tmp_path_factory)
+    root = shared / "hooks-reviewed"
+    with FileLock(str(shared / "hooks-reviewed.lock")):
+        if not (root / "ready").is_file():
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir()
+            review_while_installing(root, clone, hooks_env)
+            (root / "ready").touch()
+    return Reviewed(root / "inventory-service", root / "state")
+
+
+def review_while_installing(root: Path, clone: Path, hooks_env: dict[str, str]) -> None:
+    own = {"XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache")}
+    env = {**pip_env(), **hooks_env, **own}
+    config = hooks_config(clone)
+    installing = install_hooks(root / "install-hooks", config, env)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in own.items():
+                patch.setenv(name, value)
+            extra = {".pre-commit-config.yaml": config}
+            make_reviewed(root / "inventory-service", env, extra)
+    finally:
+        installed = installing.wait(timeout=900)
+    log = root / "install-hooks" / "install-hooks.log"
+    assert installed == 0, log.read_text(errors="replace")
+
+
 @pytest.fixture
-def reviewed(tmp_path, clone, env) -> Path:
-    config = {".pre-commit-config.yaml": hooks_config(clone)}
-    return make_reviewed(tmp_path / "inventory-service", env, config)
+def reviewed(tmp_path, reviewed_once) -> Path:
+    """A copy of the reviewed workspace, and of the state dir whose key sealed its review
+    into this test's own: the workspace commits its seals, which only that key opens, so
+    the hooks see a review this machine made, as they did when each test reviewed it."""
+    workspace = tmp_path / "inventory-service"
+    shutil.copytree(reviewed_once.workspace, workspace, symlinks=True)
+    shutil.copytree(reviewed_once.state, os.environ["XDG_STATE_HOME"], dirs_exist_ok=True)
+    return workspace
 
 
 def run_hook(hook: str, workspace: Path, env: dict[str, str]):
@@ -128,10 +206,9 @@ def test_sensors_pass_a_clean_staged_claimed_file(clone, reviewed, env):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_an_installed_hook_refuses_the_commit_itself(clone, tmp_path, env):
+def test_an_installed_hook_refuses_the_commit_itself(reviewed, env):
     """The same hooks as a team adds them (``repo:`` + ``rev:``), run by ``git commit``."""
-    config = {".pre-commit-config.yaml": hooks_config(clone)}
-    workspace = make_reviewed(tmp_path / "ws", env, config)
+    workspace = reviewed
     install = [sys.executable, "-m", "pre_commit", "install"]
     subprocess.run(install, cwd=workspace, env=env, check=True, capture_output=True)
     (workspace / "aidlc-docs" / "notes.md").write_text("# Notes\n")
