@@ -3,36 +3,36 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
-from tests.upstream.engine import UpstreamProject, bun_dir
+from tests.upstream.engine import UpstreamProject, build_once, put_tools_on_path
 
 from aidlc_review.cli.main import main
-
-TOOLS = Path(sys.executable).parent  # aidlc-review, ruff, mypy of this environment
-
-
-def _put_tools_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PATH", f"{bun_dir()}{os.pathsep}{TOOLS}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.delenv("AIDLC_BUN", raising=False)
 
 
 @pytest.fixture
 def on_path(monkeypatch):
     """bun (for upstream's generators) and this environment's tools on PATH."""
-    _put_tools_on_path(monkeypatch)
+    put_tools_on_path(monkeypatch)
 
 
 @pytest.fixture(scope="session")
-def installed_once(tmp_path_factory) -> UpstreamProject:
-    """One fresh project with the plugin installed, per test process: tests get copies."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _put_tools_on_path(monkeypatch)
-        project = UpstreamProject.fresh(tmp_path_factory.mktemp("installed") / "project")
+def shared_tmp(tmp_path_factory) -> Path:
+    """A folder every xdist worker of this test run shares (this run's own without xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def installed_once(shared_tmp) -> UpstreamProject:
+    """One fresh project with the plugin installed, per test run: tests get copies."""
+
+    def install(where: Path) -> None:
+        project = UpstreamProject.fresh(where)
         assert main(["install", "--harness", str(project.harness)]) == 0
-    return project
+
+    return UpstreamProject(build_once(shared_tmp / "upstream-installed", install))
 
 
 @pytest.fixture
@@ -43,5 +43,5 @@ def project(tmp_path, on_path) -> UpstreamProject:
 @pytest.fixture
 def installed(installed_once, tmp_path, on_path) -> UpstreamProject:
     """A fresh project with the plugin installed by ``aidlc-review install`` (a copy of
-    one installed per test process: the install itself is what ``installed_once`` ran)."""
+    one installed per test run: the install itself is what ``installed_once`` ran)."""
     return installed_once.copy_to(tmp_path / "project")

@@ -11,14 +11,18 @@ as DESIGN.md §8 describes, with a callback for the stages a test wants to run i
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from filelock import FileLock
 
 from aidlc_review.harness.layout import PROJECT_ROOT
@@ -27,18 +31,46 @@ SHARED = PROJECT_ROOT.parent / "shared"
 UPSTREAM = SHARED / "aidlc-upstream"
 RUNNER = SHARED / "bin" / "aidlc-upstream"
 UNITS_FILE = "unit-of-work-dependency"
+TOOLS = Path(sys.executable).parent  # aidlc-review, ruff, mypy of this environment
 
 
+@functools.cache
 def bun_dir() -> Path:
     """The folder of upstream's bun (installed on first use); fails loudly when it cannot be.
 
-    Test workers share one install: the first installs it under a lock, the rest wait."""
+    Test workers share one install: the first installs it under a lock, the rest wait.
+    Asked once per process: every engine call needs it."""
     home = Path(os.environ["AIDLC_BUN_HOME"])  # one install per machine (tests/conftest.py)
     home.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(home.parent / "aidlc-upstream-bun.lock")):
         done = subprocess.run([str(RUNNER), "--which-bun"], capture_output=True, text=True)
     assert done.returncode == 0, f"bun could not be installed for upstream's engine: {done.stderr}"
     return Path(done.stdout.strip()).parent
+
+
+def build_once(where: Path, build: Callable[[Path], None]) -> Path:
+    """``where``, built by ``build(where)`` once for all test workers that ask for it.
+
+    The first to ask builds it under a lock (again, from scratch, if an earlier build
+    failed), with this environment's tools on PATH and cache and state dirs of its own
+    as a test has; the rest wait and find it. ``where`` must be in a folder they all share."""
+    built = where.with_name(f"{where.name}.built")
+    with FileLock(f"{where}.lock"):
+        if not built.exists():
+            shutil.rmtree(where, ignore_errors=True)
+            with pytest.MonkeyPatch.context() as monkeypatch:
+                put_tools_on_path(monkeypatch)
+                for xdg in ("XDG_CACHE_HOME", "XDG_STATE_HOME"):
+                    monkeypatch.setenv(xdg, str(where.with_name(f"{where.name}.{xdg.lower()}")))
+                build(where)
+            built.touch()
+    return where
+
+
+def put_tools_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bun (for upstream's generators) and this environment's tools on PATH."""
+    monkeypatch.setenv("PATH", f"{bun_dir()}{os.pathsep}{TOOLS}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("AIDLC_BUN", raising=False)
 
 
 @dataclass
@@ -66,11 +98,20 @@ class UpstreamProject:
         project.git("init", "-q", "-b", "main")
         project.git("add", "-A")
         project.git("commit", "-q", "-m", "a fresh upstream project")
+        project.git("gc", "-q")  # one pack, not ~300 loose objects: copies are quicker
         return project
 
     def copy_to(self, where: Path) -> UpstreamProject:
-        """This project, its git history included, at ``where``."""
+        """This project, its git history included, at ``where``.
+
+        Upstream's state records the project's root (``Project Root`` in an intent's
+        ``aidlc-state.md``, written at birth): the copy records its own, as it would
+        had the intent been born there."""
         shutil.copytree(self.root, where, symlinks=True)
+        old, new = str(self.root).encode(), str(where).encode()
+        for path in (where / "aidlc").rglob("*"):
+            if path.is_file() and not path.is_symlink() and old in (data := path.read_bytes()):
+                path.write_bytes(data.replace(old, new))
         return type(self)(where, dict(self.env))
 
     @property

@@ -4,18 +4,20 @@ A stage key ``completion_gate: deferred-to <slug>`` lets code-generation hand it
 completion gate to code-review wherever code-review still runs after it. The patch
 is applied with ``git apply`` to a fresh copy of upstream's engine, this plugin is
 installed into it, and a ``feature`` intent with two units is walked to
-build-and-test twice: once as installed, once with the key on code-generation.
+build-and-test twice, in two copies of that project at once: one as installed,
+one with the key on code-generation.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from tests.upstream.conductor import Conductor, Directive
-from tests.upstream.engine import UpstreamProject, bun_dir
+from tests.upstream.engine import UpstreamProject, build_once, bun_dir
 
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
@@ -26,9 +28,18 @@ KEY = "completion_gate: deferred-to code-review"
 UNITS = ["greeter", "formatter"]
 
 
-def patched_install(where: Path) -> UpstreamProject:
-    project = UpstreamProject.fresh(where)
-    project.git("apply", str(PATCH))
+@pytest.fixture(scope="session")
+def patched_once(shared_tmp: Path) -> UpstreamProject:
+    """A fresh upstream project with the patch applied by ``git apply``, per test run."""
+
+    def apply(where: Path) -> None:
+        UpstreamProject.fresh(where).git("apply", str(PATCH))
+
+    return UpstreamProject(build_once(shared_tmp / "upstream-patched", apply))
+
+
+def patched_install(patched: UpstreamProject, where: Path) -> UpstreamProject:
+    project = patched.copy_to(where)
     assert main(["install", "--harness", str(project.harness)]) == 0
     return project
 
@@ -65,6 +76,11 @@ def walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
     return conductor, code_generation
 
 
+def green_walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
+    assert_engine_green(project)
+    return walk(project)
+
+
 def gates(conductor: Conductor) -> list[str]:
     return [stage for stage, _unit, gate in conductor.seen if gate is True]
 
@@ -87,19 +103,17 @@ def bun_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_patch_applies_and_leaves_upstream_unchanged_until_a_stage_uses_the_key(
-    tmp_path: Path, bun_on_path: None
+    patched_once: UpstreamProject, tmp_path: Path, bun_on_path: None
 ) -> None:
-    project = UpstreamProject.fresh(tmp_path / "plain")
-    project.git("apply", str(PATCH))
+    project = patched_once.copy_to(tmp_path / "plain")
     assert_engine_green(project)
     assert "completion_gate" not in (project.harness / "tools/data/stage-graph.json").read_text()
 
 
 def test_compile_refuses_a_deferral_to_an_unknown_or_earlier_stage(
-    tmp_path: Path, bun_on_path: None
+    patched_once: UpstreamProject, tmp_path: Path, bun_on_path: None
 ) -> None:
-    project = UpstreamProject.fresh(tmp_path / "bad")
-    project.git("apply", str(PATCH))
+    project = patched_once.copy_to(tmp_path / "bad")
     stage = project.root / CODE_GENERATION
     original = stage.read_text(encoding="utf-8")
     for value, why in [
@@ -115,16 +129,15 @@ def test_compile_refuses_a_deferral_to_an_unknown_or_earlier_stage(
 
 
 def test_code_review_presents_the_gate_code_generation_deferred_to_it(
-    tmp_path: Path, bun_on_path: None
+    patched_once: UpstreamProject, tmp_path: Path, bun_on_path: None
 ) -> None:
-    as_installed = patched_install(tmp_path / "as-installed")
-    assert_engine_green(as_installed)
-    baseline, baseline_code_generation = walk(as_installed)
-
-    deferred = patched_install(tmp_path / "deferred")
+    as_installed = patched_install(patched_once, tmp_path / "as-installed")
+    deferred = as_installed.copy_to(tmp_path / "deferred")
     defer_code_generation_gate(deferred)
-    assert_engine_green(deferred)
-    conductor, code_generation = walk(deferred)
+    # Two projects, two engines: the walks share nothing, so they run side by side.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        walks = pool.map(green_walk, [as_installed, deferred])
+        (baseline, baseline_code_generation), (conductor, code_generation) = walks
 
     # Without the key code-generation gates once (on its last unit), then code-review does.
     assert gates(baseline).count("code-generation") == 1

@@ -1,6 +1,10 @@
 """A gated ``feature`` walk through upstream's own engine, driven only by ``next``/``report``,
 with code-review run by ``aidlc-review review run --unit U`` (no ``--record``, no
-``--harness``): the active intent's record and the installed harness are found."""
+``--harness``): the active intent's record and the installed harness are found.
+
+Every walk here is the same from the intent's birth up to its first code-generation
+directive (no stage before it is taken over), so that part is walked once per test run
+(``at_code_generation``) and each test goes on from its own copy."""
 
 from __future__ import annotations
 
@@ -8,10 +12,13 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.upstream.conductor import Conductor, WalkStopped
+from tests.upstream.conductor import Conductor, Directive, WalkStopped
+from tests.upstream.engine import UpstreamProject, build_once
 
 from aidlc_review.cli.main import main
 
@@ -24,6 +31,48 @@ def _project_settings(project) -> None:
     (project.root / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
     project.git("add", "-A")
     project.git("commit", "-q", "-m", "the code-review plugin and the project's ruff settings")
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A project walked to a directive (not yet run), and what the walk saw on the way."""
+
+    project: UpstreamProject
+    directive: Directive
+    seen: list[tuple[str, str | None, Any]]
+
+
+@pytest.fixture(scope="session")
+def at_code_generation(installed_once, shared_tmp) -> Walked:
+    """The installed project with the project's settings committed and a ``feature`` intent
+    born, walked until upstream's first code-generation directive (not yet run)."""
+
+    def walk(where: Path) -> None:
+        project = installed_once.copy_to(where / "project")
+        _project_settings(project)
+        conductor = Conductor(project, UNITS)
+        conductor.birth()
+        directive = conductor.walk_until("code-generation")
+        walked = {"directive": directive, "seen": conductor.seen}
+        (where / "walked.json").write_text(json.dumps(walked))
+
+    where = build_once(shared_tmp / "upstream-at-code-generation", walk)
+    walked = json.loads((where / "walked.json").read_text())
+    seen = [tuple(s) for s in walked["seen"]]
+    return Walked(UpstreamProject(where / "project"), walked["directive"], seen)
+
+
+def _resumed(at_code_generation: Walked, tmp_path: Path, sources: dict[str, str]) -> Conductor:
+    """A copy of the walk at code-generation, its conductor going on with these sources: it
+    runs the engine's next directive there, the first unit's code-generation the walk
+    stopped at."""
+    project = at_code_generation.project.copy_to(tmp_path / "project")
+    conductor = _conductor(project, sources)
+    conductor.seen = list(at_code_generation.seen)
+    directive = project.ok("orchestrate", "next").json()
+    assert directive == at_code_generation.directive
+    conductor.follow(directive)
+    return conductor
 
 
 def _conductor(project, sources: dict[str, str]) -> Conductor:
@@ -72,10 +121,11 @@ def _conductor(project, sources: dict[str, str]) -> Conductor:
     return conductor
 
 
-def test_a_gated_feature_walk_reviews_each_unit_and_reaches_build_and_test(installed):
-    _project_settings(installed)
-    conductor = _conductor(installed, {u: CLEAN for u in UNITS})
-    conductor.birth()
+def test_a_gated_feature_walk_reviews_each_unit_and_reaches_build_and_test(
+    at_code_generation, tmp_path, on_path
+):
+    conductor = _resumed(at_code_generation, tmp_path, {u: CLEAN for u in UNITS})
+    installed = conductor.project
 
     reached = conductor.walk_until("build-and-test")
 
@@ -98,24 +148,24 @@ def test_a_gated_feature_walk_reviews_each_unit_and_reaches_build_and_test(insta
         assert ignored.returncode == 1, "the receipt must reach teammates: not git-ignored"
 
 
-def test_upstream_refuses_to_approve_placeholder_reviews(installed):
-    _project_settings(installed)
-    conductor = _conductor(installed, {u: CLEAN for u in UNITS})
+def test_upstream_refuses_to_approve_placeholder_reviews(at_code_generation, tmp_path, on_path):
+    conductor = _resumed(at_code_generation, tmp_path, {u: CLEAN for u in UNITS})
 
     def placeholder(directive) -> None:
         conductor.write_artifacts(directive)  # a code-review.md nobody reviewed
 
     conductor.on_stage["code-review"] = placeholder
-    conductor.birth()
 
     with pytest.raises(WalkStopped, match="code-review"):
         conductor.walk_until("build-and-test")
 
 
-def test_a_not_ready_unit_keeps_code_review_from_approval(installed, capsys):
-    _project_settings(installed)
-    conductor = _conductor(installed, {"u1-greet": CLEAN, "u2-farewell": UNUSED_IMPORT})
-    conductor.birth()
+def test_a_not_ready_unit_keeps_code_review_from_approval(
+    at_code_generation, tmp_path, on_path, capsys
+):
+    sources = {"u1-greet": CLEAN, "u2-farewell": UNUSED_IMPORT}
+    conductor = _resumed(at_code_generation, tmp_path, sources)
+    installed = conductor.project
 
     with pytest.raises(WalkStopped, match="u2-farewell"):
         conductor.walk_until("build-and-test")

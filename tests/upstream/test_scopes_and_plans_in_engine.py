@@ -8,8 +8,10 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.upstream.engine import UPSTREAM
+import pytest
+from tests.upstream.engine import UPSTREAM, UpstreamProject, build_once
 
 from aidlc_review.cli.main import main
 
@@ -25,25 +27,37 @@ def _green(project) -> None:
     assert re.fullmatch(r"\d+ passed, 0 failed", project.doctor_summary())
 
 
-def test_a_lead_adds_code_review_to_poc_and_upstream_runs_it_there(installed):
-    harness = str(installed.harness)
+@pytest.fixture(scope="session")
+def poc_added_once(installed_once, shared_tmp) -> UpstreamProject:
+    """The installed project after a lead's ``scope add code-review poc``, per test run."""
 
-    assert main(["scope", "add", "code-review", "poc", "--harness", harness]) == 0
+    def add(where: Path) -> None:
+        project = installed_once.copy_to(where)
+        assert main(["scope", "add", "code-review", "poc", "--harness", str(project.harness)]) == 0
 
-    _green(installed)
-    assert _grid(installed)["poc"]["stages"]["code-review"] == "EXECUTE"
-    scope_table = installed.ok("utility", "scope-table").stdout
+    return UpstreamProject(build_once(shared_tmp / "upstream-poc-added", add))
+
+
+@pytest.fixture
+def poc_added(poc_added_once, tmp_path, on_path) -> UpstreamProject:
+    """A copy of the project where a lead added code-review to ``poc`` (exit 0, asserted)."""
+    return poc_added_once.copy_to(tmp_path / "project")
+
+
+def test_a_lead_adds_code_review_to_poc_and_upstream_runs_it_there(poc_added):
+    _green(poc_added)
+    assert _grid(poc_added)["poc"]["stages"]["code-review"] == "EXECUTE"
+    scope_table = poc_added.ok("utility", "scope-table").stdout
     assert re.search(r"\| poc +\| Minimal +\| \(default\) +\| 9 / 33 +\|", scope_table)
 
 
-def test_removing_the_scope_again_undoes_it(installed):
-    harness = str(installed.harness)
-    assert main(["scope", "add", "code-review", "poc", "--harness", harness]) == 0
+def test_removing_the_scope_again_undoes_it(poc_added):
+    harness = str(poc_added.harness)
 
     assert main(["scope", "remove", "code-review", "poc", "--harness", harness]) == 0
 
-    _green(installed)
-    assert _grid(installed)["poc"]["stages"]["code-review"] == "SKIP"
+    _green(poc_added)
+    assert _grid(poc_added)["poc"]["stages"]["code-review"] == "SKIP"
 
 
 def test_a_reinstall_keeps_the_leads_choice(installed):
