@@ -9,7 +9,7 @@ never silently change something else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
@@ -26,6 +26,7 @@ class FrontmatterText:
     display: str
     lines: list[str]  # every line of the file, each with its line ending
     end: int  # index of the closing fence line
+    _parsed: tuple[str, CommentedMap] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str, display: str) -> FrontmatterText:
@@ -46,9 +47,15 @@ class FrontmatterText:
         return "\r\n" if self.lines[0].endswith("\r\n") else "\n"
 
     def data(self) -> CommentedMap:
-        loaded = make_yaml().load("".join(self.lines[1 : self.end]))
+        """The round-trip tree of the frontmatter as it stands now (read-only: parsed again
+        only after an edit changed the lines, since one edit asks for it many times)."""
+        yaml_text = "".join(self.lines[1 : self.end])
+        if self._parsed is not None and self._parsed[0] == yaml_text:
+            return self._parsed[1]
+        loaded = make_yaml().load(yaml_text)
         if not isinstance(loaded, CommentedMap):
             raise InvalidInput(f"{self.display}: frontmatter must be a mapping of keys")
+        self._parsed = (yaml_text, loaded)
         return loaded
 
     def plain(self) -> dict[str, Any]:
