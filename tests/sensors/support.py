@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
+from filelock import FileLock
 
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors import CheckResult, run_sensors
@@ -34,6 +40,25 @@ def make_workspace(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return root
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Any]
+) -> tuple[Path, Any]:
+    """``build(folder)`` run once per test session, shared by every xdist worker: the folder
+    it filled and what it returned. Readers only read; a test that changes anything copies
+    the folder first (``shutil.copytree``)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / name
+    done = shared / f"{name}.pickle"
+    with FileLock(str(shared / f"{name}.lock")):
+        if not done.is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            built = build(folder)
+            done.write_bytes(pickle.dumps(built))
+    return folder, pickle.loads(done.read_bytes())
 
 
 def fake_tool(folder: Path, name: str, script: str) -> Path:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from aidlc_review.sensors import CheckResult
 from aidlc_review.sensors.tools import find_tool
-from tests.sensors.support import make_workspace, run_one
+from tests.sensors.support import built_once, make_workspace, run_one
 
 CALC = (
     "def add(a, b):\n    return a + b\n\n\n"
@@ -23,29 +24,52 @@ TESTS = (
 CLAIMED = ["src/pkg/__init__.py", "src/pkg/calc.py", "src/pkg/unused.py", "tests/test_calc.py"]
 
 
+FILES = {
+    "src/pkg/__init__.py": "",
+    "src/pkg/calc.py": CALC,
+    "src/pkg/unused.py": "def never():\n    return 42\n",
+    "tests/test_calc.py": TESTS,
+}
+
+
+@pytest.fixture(autouse=True)
+def _workspace_pytest_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workspace's pytest loads none of this venv's plugins (xdist): under coverage that
+    is ~0.2 s of every run, and the workspace's tests need none."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    return make_workspace(
-        tmp_path / "ws",
-        {
-            "src/pkg/__init__.py": "",
-            "src/pkg/calc.py": CALC,
-            "src/pkg/unused.py": "def never():\n    return 42\n",
-            "tests/test_calc.py": TESTS,
-        },
-    )
+    return make_workspace(tmp_path / "ws", FILES)
 
 
-def run_coverage(ws: Path, **settings: object):
+@pytest.fixture
+def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CheckResult]:
+    """The untouched workspace and its result with the default settings: measured once per
+    test run, only read."""
+
+    def build(root: Path) -> CheckResult:
+        return run_coverage(make_workspace(root / "ws", FILES), cache_dir=root / "cache")
+
+    root, result = built_once(tmp_path_factory, "coverage-default-settings", build)
+    return root / "ws", result
+
+
+def run_coverage(ws: Path, cache_dir: Path | None = None, **settings: object) -> CheckResult:
     return run_one(
-        ws, CLAIMED, "coverage", settings={"coverage_command": "pytest -q tests", **settings}
+        ws,
+        CLAIMED,
+        "coverage",
+        settings={"coverage_command": "pytest -q tests", **settings},
+        cache_dir=cache_dir,
     )
 
 
 def test_coverage_below_the_threshold_is_a_blocking_finding_and_a_never_imported_module_counts_0(
-    ws: Path,
+    measured: tuple[Path, CheckResult],
 ) -> None:
-    result = run_coverage(ws)
+    ws, result = measured
     assert result.status == "failed"
     assert result.command == "coverage run --branch -m pytest -p no:cacheprovider -q tests"
     assert [(f.severity, f.path, f.message) for f in result.findings] == [
@@ -188,14 +212,14 @@ def test_a_hanging_test_command_is_an_error(ws: Path) -> None:
     (ws / "tests/test_calc.py").write_text(
         "import time\n\n\ndef test_hang():\n    time.sleep(60)\n"
     )
-    result = run_coverage(ws, timeout_seconds=2)
-    assert (result.status, result.reason) == ("error", "coverage timed out after 2s")
+    result = run_coverage(ws, timeout_seconds=1)
+    assert (result.status, result.reason) == ("error", "coverage timed out after 1s")
 
 
 def test_relative_files_setting_gives_the_same_numbers_from_any_working_directory(
-    ws: Path, monkeypatch: pytest.MonkeyPatch
+    ws: Path, measured: tuple[Path, CheckResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    plain = run_coverage(ws)
+    _, plain = measured  # the same workspace, without the setting
     (ws / "pyproject.toml").write_text("[tool.coverage.run]\nrelative_files = true\n")
     monkeypatch.chdir(ws.parent)  # not the workspace: the data file holds relative names
     relative = run_coverage(ws)

@@ -7,14 +7,16 @@ Every cached result is compared against an uncached run of the same workspace.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from aidlc_review.sensors import CheckResult
 from aidlc_review.sensors.tools import find_tool
-from tests.sensors.support import make_workspace, run_one
+from tests.sensors.support import built_once, make_workspace, run_one
 
 CALC = (
     "def add(a, b):\n    return a + b\n\n\n"
@@ -31,18 +33,49 @@ SOURCES = ["src/pkg/__init__.py", "src/pkg/calc.py", "src/pkg/flag.py", "src/pkg
 CLAIMED = [*SOURCES, "tests/test_pkg.py"]
 
 
+FILES = {
+    "src/pkg/__init__.py": "",
+    "src/pkg/calc.py": CALC,
+    "src/pkg/flag.py": FLAG,
+    "src/pkg/unused.py": "def never():\n    return 42\n",
+    "tests/test_pkg.py": TESTS,
+}
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A copy of the untouched workspace and of the cache its first measurement filled."""
+
+    ws: Path
+    cache: Path
+    first: CheckResult
+    reused: int
+
+
+@pytest.fixture(autouse=True)
+def _workspace_pytest_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workspace's pytest loads none of this venv's plugins (xdist): under coverage that
+    is ~0.2 s of every run, and the workspace's tests need none."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    return make_workspace(
-        tmp_path / "ws",
-        {
-            "src/pkg/__init__.py": "",
-            "src/pkg/calc.py": CALC,
-            "src/pkg/flag.py": FLAG,
-            "src/pkg/unused.py": "def never():\n    return 42\n",
-            "tests/test_pkg.py": TESTS,
-        },
-    )
+    return make_workspace(tmp_path / "ws", FILES)
+
+
+@pytest.fixture
+def measured(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Measured:
+    """The untouched workspace measured into an empty cache once per test run; each test gets
+    its own copies of the workspace and of that really computed cache."""
+
+    def build(root: Path) -> tuple[CheckResult, int]:
+        return measure(make_workspace(root / "ws", FILES), root / "cache")
+
+    root, (first, reused) = built_once(tmp_path_factory, "coverage-cache-first", build)
+    ws = shutil.copytree(root / "ws", tmp_path / "ws")
+    cache = shutil.copytree(root / "cache", tmp_path / "cache")
+    return Measured(ws, cache, first, reused)
 
 
 def measure(ws: Path, cache_dir: Path, **settings: object) -> tuple[CheckResult, int]:
@@ -73,11 +106,10 @@ def same(a: CheckResult, b: CheckResult) -> bool:
 
 
 def test_after_a_one_file_change_only_that_file_is_analysed_and_the_result_is_unchanged(
-    ws: Path, tmp_path: Path
+    measured: Measured, tmp_path: Path
 ) -> None:
-    cache = tmp_path / "cache"
-    first, reused = measure(ws, cache)
-    assert reused == 0
+    ws, cache, first = measured.ws, measured.cache, measured.first
+    assert measured.reused == 0
     assert measure(ws, cache)[1] == 4
     with open(ws / "src/pkg/calc.py", "a") as handle:
         handle.write("\n\ndef mul(a, b):\n    return a * b\n")
@@ -105,15 +137,14 @@ def test_after_a_one_file_change_only_that_file_is_analysed_and_the_result_is_un
     ],
 )
 def test_a_file_whose_executed_lines_or_arcs_changed_is_analysed_again(
-    ws: Path,
+    measured: Measured,
     tmp_path: Path,
     call: str,
     path: str,
     before: tuple[int, ...],
     after: tuple[int, ...],
 ) -> None:
-    cache = tmp_path / "cache"
-    first, _ = measure(ws, cache)
+    ws, cache, first = measured.ws, measured.cache, measured.first
     (ws / "tests/test_pkg.py").write_text(TESTS + f"    {call}\n")  # no claimed source changed
     again, reused = measure(ws, cache)
     assert reused == 3
@@ -124,10 +155,9 @@ def test_a_file_whose_executed_lines_or_arcs_changed_is_analysed_again(
 
 
 def test_a_change_in_the_coverage_exclusions_analyses_every_file_again(
-    ws: Path, tmp_path: Path
+    measured: Measured, tmp_path: Path
 ) -> None:
-    cache = tmp_path / "cache"
-    first, _ = measure(ws, cache)
+    ws, cache, first = measured.ws, measured.cache, measured.first
     (ws / "pyproject.toml").write_text('[tool.coverage.report]\nexclude_also = ["def never"]\n')
     again, reused = measure(ws, cache)
     assert reused == 0
