@@ -3,7 +3,8 @@
 ``uses:`` steps (setup-python, upload-sarif) are GitHub's and are only recorded; the
 install step is skipped because the tool under test is already on PATH. Everything the
 scripts read comes from the action's ``env:`` blocks, expanded from inputs and earlier
-steps' ``$GITHUB_OUTPUT``, as GitHub does.
+steps' ``$GITHUB_OUTPUT``, as GitHub does. Those output files are kept where GitHub keeps
+them, in the runner's temp dir (``$RUNNER_TEMP``), never in the workspace under review.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class ActionRun:
     outputs: dict[str, dict[str, str]] = field(default_factory=dict)
     used: list[str] = field(default_factory=list)
     failed: str | None = None
+    logs: dict[str, str] = field(default_factory=dict)  # each step's stdout + stderr
 
     def value(self, expression: str) -> str:
         scope, _, rest = expression.partition(".")
@@ -67,7 +69,8 @@ def _wanted(run: ActionRun, condition: str) -> bool:
 
 
 def _run_step(run: ActionRun, step: dict, cwd: Path, env: dict[str, str]) -> None:
-    output = cwd / f".output-{len(run.outputs)}"
+    output = Path(env["RUNNER_TEMP"]) / f"output-{len(run.outputs)}"
+    output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text("")
     where = cwd / run.expand(step.get("working-directory", "."))
     step_env = {k: run.expand(str(v)) for k, v in step.get("env", {}).items()}
@@ -80,5 +83,6 @@ def _run_step(run: ActionRun, step: dict, cwd: Path, env: dict[str, str]) -> Non
     )
     pairs = [line.split("=", 1) for line in output.read_text().splitlines() if "=" in line]
     run.outputs[step.get("id", step["name"])] = dict(pairs)
+    run.logs[step.get("id", step["name"])] = done.stdout + done.stderr
     if done.returncode != 0 and run.failed is None:
         run.failed = f"{step['name']}: exit {done.returncode}\n{done.stdout}{done.stderr}"

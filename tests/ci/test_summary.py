@@ -4,28 +4,45 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.ci.units import CLAIMS, findings_of, review, three_unit_workspace
+from tests.ci.units import (
+    CLAIMS,
+    build_once,
+    findings_of,
+    review,
+    session_root,
+    three_unit_workspace,
+)
 
 
-@pytest.fixture(scope="module")
-def two_ways(tmp_path_factory):
+@pytest.fixture(scope="session")
+def two_ways(tmp_path_factory) -> tuple[Path, Path]:
     """The three units reviewed in one workspace, and each in its own checkout whose findings
-    file is then gathered like a CI artifact (findings-<unit>/code-review-findings.json)."""
-    root = tmp_path_factory.mktemp("two-ways")
+    file is then gathered like a CI artifact (findings-<unit>/code-review-findings.json).
+    Built once per test run for every worker that asks; the tests only read it."""
+    root = build_once(session_root(tmp_path_factory) / "ci-two-ways", review_two_ways)
+    return root / "together", root / "artifacts"
+
+
+def review_two_ways(root: Path) -> None:
+    """Each unit's job starts from a fresh checkout and a review state of its own, as a CI
+    matrix job on its own runner; like such runners, every job checks out at one path
+    (``job/``) and has the machine's tool cache (this build's, mypy's among it) restored."""
     together = three_unit_workspace(root / "together")
     for unit in CLAIMS:
         review(together, unit)
-    artifacts = root / "artifacts"
-    for unit in CLAIMS:
-        alone = three_unit_workspace(root / f"job-{unit}")
-        review(alone, unit)
-        (artifacts / f"findings-{unit}").mkdir(parents=True)
-        shutil.copy2(findings_of(alone, unit), artifacts / f"findings-{unit}")
-    return together, artifacts
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for unit in CLAIMS:
+            shutil.rmtree(root / "job", ignore_errors=True)
+            checkout = three_unit_workspace(root / "job")
+            monkeypatch.setenv("XDG_STATE_HOME", str(root / f"state-{unit}"))
+            review(checkout, unit)
+            (root / "artifacts" / f"findings-{unit}").mkdir(parents=True)
+            shutil.copy2(findings_of(checkout, unit), root / "artifacts" / f"findings-{unit}")
 
 
 def summary(capsys, *argv: str) -> tuple[int, dict]:
