@@ -133,7 +133,9 @@ def test_an_error_is_not_cached_so_the_next_run_checks_again(ws: Path, tmp_path:
 
 
 def test_an_old_mypy_without_json_output_is_read_from_its_text_lines(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"mypy.ini": MYPY_CONFIG, "a.py": "x: int = 'a'\n", "b.py": ""})
+    ws = make_workspace(
+        tmp_path / "ws", {"mypy.ini": MYPY_CONFIG, "a.py": "x: int = 'a'\n", "b.py": ""}
+    )
     fake_tool(
         tmp_path / "bin",
         "mypy",
