@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.ci.action_runner import ActionRun, run_action
-from tests.ci.units import CLAIMS, build_once, session_root, three_unit_workspace
+from tests.ci.units import CLAIMS, three_unit_workspace
+from tests.shared_builds import build_once, session_root, state_home
 
 UNITS = "u1-ledger u2-pricing"
 
@@ -80,7 +81,8 @@ def test_verify_only_fails_on_a_stale_review(reviewed_once, tmp_path):
     test's own (only that key opens the seals)."""
     workspace = tmp_path / "repo"
     shutil.copytree(reviewed_once.workspace, workspace, symlinks=True)
-    shutil.copytree(reviewed_once.root / "state", os.environ["XDG_STATE_HOME"], dirs_exist_ok=True)
+    state = state_home(reviewed_once.root)
+    shutil.copytree(state, os.environ["XDG_STATE_HOME"], dirs_exist_ok=True)
     (workspace / "aidlc-review.sarif").unlink()
     env = runner_env(tmp_path)
     pricing = workspace / CLAIMS["u2-pricing"][0]

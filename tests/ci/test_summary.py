@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.ci.units import (
-    CLAIMS,
-    build_once,
-    findings_of,
-    review,
-    session_root,
-    three_unit_workspace,
-)
+from tests.ci.units import CLAIMS, findings_of, review, three_unit_workspace
+from tests.shared_builds import build_once, session_root
 
 
 @pytest.fixture(scope="session")

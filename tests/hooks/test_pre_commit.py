@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
-from tests.packaging.wheel import pip_env, session_root, wheelhouse
+from tests.packaging.wheel import pip_env, wheelhouse
+from tests.shared_builds import build_once, session_root, state_home
 
 UNIT = "u1-stock-ledger"
+NAME = "aidlc-code-review"  # the clone's folder, as a team's checkout of this repository
 GIT_ID = {
     "GIT_AUTHOR_NAME": "t",
     "GIT_AUTHOR_EMAIL": "t@example.com",
@@ -37,16 +38,12 @@ GIT_ID = {
 def clone(tmp_path_factory) -> Path:
     """One clone for the whole session: every worker names the same repo, so pre-commit
     installs one hook environment, not one per worker."""
-    shared = session_root(tmp_path_factory)
-    where = shared / "hooks-clone" / "aidlc-code-review"
-    with FileLock(str(shared / "hooks-clone.lock")):
-        if not where.is_dir():
-            partial = shared / "hooks-clone.partial"
-            shutil.rmtree(partial, ignore_errors=True)
-            subprocess.run(["git", "clone", "-q", str(PROJECT_ROOT), str(partial)], check=True)
-            where.parent.mkdir()
-            partial.rename(where)
-    return where
+
+    def clone_into(folder: Path) -> None:
+        folder.mkdir()
+        subprocess.run(["git", "clone", "-q", str(PROJECT_ROOT), str(folder / NAME)], check=True)
+
+    return build_once(session_root(tmp_path_factory) / "hooks-clone", clone_into) / NAME
 
 
 @pytest.fixture(scope="session")
@@ -115,28 +112,21 @@ class Reviewed:
 def reviewed_once(tmp_path_factory, clone, hooks_env) -> Reviewed:
     """The workspace reviewed once for every worker, the hook environment installed
     meanwhile (the first worker does both under a lock; the rest reuse them)."""
-    shared = session_root(tmp_path_factory)
-    root = shared / "hooks-reviewed"
-    with FileLock(str(shared / "hooks-reviewed.lock")):
-        if not (root / "ready").is_file():
-            shutil.rmtree(root, ignore_errors=True)
-            root.mkdir()
-            review_while_installing(root, clone, hooks_env)
-            (root / "ready").touch()
-    return Reviewed(root / "inventory-service", root / "state")
+    root = build_once(
+        session_root(tmp_path_factory) / "hooks-reviewed",
+        lambda root: review_while_installing(root, clone, hooks_env),
+    )
+    return Reviewed(root / "inventory-service", state_home(root))
 
 
 def review_while_installing(root: Path, clone: Path, hooks_env: dict[str, str]) -> None:
-    own = {"XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache")}
-    env = {**pip_env(), **hooks_env, **own}
+    """With the build's own cache and state homes (``build_once`` set them)."""
+    root.mkdir()
+    env = {**pip_env(), **hooks_env}
     config = hooks_config(clone)
     installing = install_hooks(root / "install-hooks", config, env)
     try:
-        with pytest.MonkeyPatch.context() as patch:
-            for name, value in own.items():
-                patch.setenv(name, value)
-            extra = {".pre-commit-config.yaml": config}
-            make_reviewed(root / "inventory-service", env, extra)
+        make_reviewed(root / "inventory-service", env, {".pre-commit-config.yaml": config})
     finally:
         installed = installing.wait(timeout=900)
     log = root / "install-hooks" / "install-hooks.log"

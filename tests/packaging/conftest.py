@@ -1,6 +1,7 @@
 import pytest
 
-from tests.packaging.wheel import Installed, installed_wheel, session_root
+from tests.packaging.wheel import Installed, installed_wheel
+from tests.shared_builds import session_root
 
 
 @pytest.fixture(scope="session")

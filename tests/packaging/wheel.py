@@ -21,10 +21,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from filelock import FileLock
 
 from aidlc_review.harness.layout import PROJECT_ROOT
+from tests.shared_builds import build_once
 
 SHARED = PROJECT_ROOT.parent / "shared"
 # What the sdist is built from: the tracked sources, none of the checkout's caches or venv.
@@ -58,12 +58,6 @@ class Installed:
             text=True,
             timeout=600,
         )
-
-
-def session_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The temp folder every xdist worker of this session shares (its own basetemp alone)."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 def pip_env() -> dict[str, str]:
@@ -127,14 +121,13 @@ def install_into_fresh_venv(wheel: Path, venv: Path, wheels: Path) -> None:
 
 def installed_wheel(shared: Path) -> Installed:
     """The session's wheel in its own venv (built once; later callers reuse it)."""
-    home = shared / "aidlc-review-wheel"
-    with FileLock(str(shared / "aidlc-review-wheel.lock")):
-        marker = home / "ready"
-        if not marker.is_file():
-            shutil.rmtree(home, ignore_errors=True)
-            (home / "src").mkdir(parents=True)
-            wheel = build_wheel(home)
-            wheels = wheelhouse(home / "src" / "pyproject.toml")
-            install_into_fresh_venv(wheel, home / "venv", wheels)
-            marker.write_text(str(wheel), encoding="utf-8")
-    return Installed(home / "venv", Path(marker.read_text(encoding="utf-8")))
+
+    def build(home: Path) -> None:
+        (home / "src").mkdir(parents=True)
+        wheel = build_wheel(home)
+        wheels = wheelhouse(home / "src" / "pyproject.toml")
+        install_into_fresh_venv(wheel, home / "venv", wheels)
+        (home / "wheel-path").write_text(str(wheel), encoding="utf-8")
+
+    home = build_once(shared / "aidlc-review-wheel", build)
+    return Installed(home / "venv", Path((home / "wheel-path").read_text(encoding="utf-8")))

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import pickle
-import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from filelock import FileLock
 
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors import CheckResult, run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests
+from tests.shared_builds import build_once, session_root
 
 RUFF_CONFIG = "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ['E', 'F']\n"
 # mypy runs only where the workspace configures it
@@ -48,17 +46,15 @@ def built_once(
     """``build(folder)`` run once per test session, shared by every xdist worker: the folder
     it filled and what it returned. Readers only read; a test that changes anything copies
     the folder first (``shutil.copytree``)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    folder = shared / name
-    done = shared / f"{name}.pickle"
-    with FileLock(str(shared / f"{name}.lock")):
-        if not done.is_file():
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
-            built = build(folder)
-            done.write_bytes(pickle.dumps(built))
-    return folder, pickle.loads(done.read_bytes())
+    folder = session_root(tmp_path_factory) / name
+    returned = folder.with_name(f"{name}.pickle")
+
+    def fill(where: Path) -> None:
+        where.mkdir()
+        returned.write_bytes(pickle.dumps(build(where)))
+
+    build_once(folder, fill)
+    return folder, pickle.loads(returned.read_bytes())
 
 
 def fake_tool(folder: Path, name: str, script: str) -> Path:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from tests.shared_builds import session_root
 from tests.upstream.engine import UpstreamProject, build_once, put_tools_on_path
 
 from aidlc_review.cli.main import main
@@ -20,8 +20,7 @@ def on_path(monkeypatch):
 @pytest.fixture(scope="session")
 def shared_tmp(tmp_path_factory) -> Path:
     """A folder every xdist worker of this test run shares (this run's own without xdist)."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return session_root(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from filelock import FileLock
+from tests import shared_builds
 
 from aidlc_review.harness.layout import PROJECT_ROOT
 
@@ -49,22 +50,8 @@ def bun_dir() -> Path:
 
 
 def build_once(where: Path, build: Callable[[Path], None]) -> Path:
-    """``where``, built by ``build(where)`` once for all test workers that ask for it.
-
-    The first to ask builds it under a lock (again, from scratch, if an earlier build
-    failed), with this environment's tools on PATH and cache and state dirs of its own
-    as a test has; the rest wait and find it. ``where`` must be in a folder they all share."""
-    built = where.with_name(f"{where.name}.built")
-    with FileLock(f"{where}.lock"):
-        if not built.exists():
-            shutil.rmtree(where, ignore_errors=True)
-            with pytest.MonkeyPatch.context() as monkeypatch:
-                put_tools_on_path(monkeypatch)
-                for xdg in ("XDG_CACHE_HOME", "XDG_STATE_HOME"):
-                    monkeypatch.setenv(xdg, str(where.with_name(f"{where.name}.{xdg.lower()}")))
-                build(where)
-            built.touch()
-    return where
+    """``shared_builds.build_once`` with this environment's tools and bun on PATH."""
+    return shared_builds.build_once(where, build, prepare=put_tools_on_path)
 
 
 def put_tools_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
