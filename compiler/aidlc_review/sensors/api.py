@@ -139,9 +139,15 @@ def _run_checked(
             name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category
         )
     elapsed = int((time.monotonic() - started) * 1000)
-    progress(
-        f"{name}: {result.status} ({len(result.findings)} finding(s), {elapsed} ms, "
-        f"{ctx.checked} of {len(matching)} file(s) checked, "
-        f"{len(matching) - ctx.checked} from the cache)"
-    )
+    progress(_said(name, result, elapsed, ctx.checked, len(matching)))
     return result.timed(elapsed), ctx
+
+
+def _said(name: str, result: CheckResult, elapsed: int, checked: int, matching: int) -> str:
+    """The progress line of one check; a skipped check checked nothing, cached or not."""
+    if result.status == "skipped":
+        return f"{name}: skipped ({result.reason}, {elapsed} ms)"
+    return (
+        f"{name}: {result.status} ({len(result.findings)} finding(s), {elapsed} ms, "
+        f"{checked} of {matching} file(s) checked, {matching - checked} from the cache)"
+    )
