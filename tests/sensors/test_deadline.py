@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -54,3 +55,15 @@ def test_a_child_that_raises_or_dies_is_a_failure_never_a_result() -> None:
 def test_no_items_fork_nothing() -> None:
     done = run_limited(sleepy, [], 0.001)
     assert (done.results, done.timed_out) == ({}, False)
+
+
+def test_threads_forking_at_once_each_get_their_results() -> None:
+    # the Bolt pipeline reviews units on threads; filelock (imported here) guards every fork
+    import filelock  # noqa: F401
+
+    def many(_: int) -> list[dict[int, float]]:
+        return [run_limited(sleepy, [0.0, 0.0], 5).results for _ in range(40)]
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = [result for results in pool.map(many, range(4)) for result in results]
+    assert runs == [{0: 0.0, 1: 0.0}] * 160

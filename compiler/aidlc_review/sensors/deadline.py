@@ -8,6 +8,9 @@ runs in a child forked from this process. The child inherits what the parent set
 and no start-up. It runs in its own process group and writes one JSON line per finished
 item. When the time is up the whole group is killed, a pool the child started with it,
 and the caller learns which items were finished; the rest were not checked.
+
+Forks are taken one at a time (``_FORKING``): the Bolt pipeline reviews units on threads,
+and filelock's fork guard refuses an ``os.fork`` while another thread is inside one.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import json
 import os
 import select
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -26,6 +30,7 @@ from typing import Any
 # the child's work: given the items, yield (index, JSON-able result) as each is done
 Work = Callable[[Sequence[Any]], Iterator[tuple[int, Any]]]
 _DONE, _FAILED = -1, -2  # the child's last line: its indexes are never negative
+_FORKING = threading.Lock()
 
 
 class WorkerFailed(Exception):
@@ -48,7 +53,8 @@ def run_limited(
     if not items:
         return Finished({}, False)
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    with _FORKING:
+        pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; coverage.py does not follow a fork
         os.close(read_end)
         _child(work, items, write_end)
