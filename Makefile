@@ -22,7 +22,7 @@ demo: $(STAMP)
 TEST_TMP ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
 
 test: $(STAMP)
-	TMPDIR=$(TEST_TMP) $(BIN)/python -m pytest -n 2 --dist worksteal tests
+	PYTHONDONTWRITEBYTECODE= TMPDIR=$(TEST_TMP) $(BIN)/python -m pytest -n 2 --dist worksteal tests
 
 conformance: $(STAMP)
 	bash .ci/conformance.sh

@@ -54,6 +54,10 @@ def hooks_env(tmp_path_factory, clone) -> dict[str, str]:
         "PRE_COMMIT_HOME": str(session_root(tmp_path_factory) / "pre-commit-home"),
         "PIP_NO_INDEX": "1",
         "PIP_FIND_LINKS": str(wheelhouse(clone / "pyproject.toml")),
+        # virtualenv's background refresh of its seed wheels (a fresh data dir asks for it)
+        "VIRTUALENV_NO_PERIODIC_UPDATE": "1",
+        # pip's --no-compile: modules compile when first imported, not every one at install
+        "PIP_COMPILE": "0",
     }
 
 

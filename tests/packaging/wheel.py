@@ -116,7 +116,9 @@ def install_into_fresh_venv(wheel: Path, venv: Path, wheels: Path) -> None:
     """A venv with nothing but ``wheel`` and the dependencies its metadata names."""
     _check([sys.executable, "-m", "venv", "--without-pip", str(venv)], venv.parent)
     pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install"]
-    _check([*pip, "--no-index", "--find-links", str(wheels), str(wheel)], venv.parent)
+    # --no-compile: a module is compiled when first imported (most never are), not all at once
+    offline = ["--no-index", "--find-links", str(wheels), "--no-compile"]
+    _check([*pip, *offline, str(wheel)], venv.parent)
 
 
 def installed_wheel(shared: Path) -> Installed:

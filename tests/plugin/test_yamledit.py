@@ -77,3 +77,19 @@ def test_a_file_without_frontmatter_is_refused():
     with pytest.raises(InvalidInput) as raised:
         parse("# just markdown\n")
     assert str(raised.value) == "demo.md: no YAML frontmatter (the file must start with '---')"
+
+
+def test_removing_an_item_that_is_not_there_is_refused_by_name():
+    text = parse()
+    with pytest.raises(InvalidInput) as raised:
+        text.remove_item("scopes", 2)
+    assert str(raised.value) == "demo.md: scopes: no list item 2 to remove"
+    with pytest.raises(InvalidInput, match="^demo.md: reviewer: no list item 0 to remove$"):
+        text.remove_item("reviewer", 0)
+    assert text.text == SOURCE
+
+
+def test_a_repeated_key_is_refused_when_the_data_is_read():
+    text = parse(SOURCE.replace("reviewer: rev\n", "reviewer: rev\nreviewer: other\n"))
+    with pytest.raises(InvalidInput, match="^demo.md: edited frontmatter no longer parses"):
+        text.plain()

@@ -63,9 +63,10 @@ _FAST = YAML(typ="safe", pure=False)
 
 
 @functools.lru_cache(maxsize=1024)
-def _parse_plain(yaml_text: str) -> Any:
+def parse_plain(yaml_text: str) -> Any:
     """The safe loader's data for one text, kept per process: a process that compiles many
-    times (Bolt, a differential run) re-reads mostly unchanged files. Failures are not kept."""
+    times (Bolt, a differential run) re-reads mostly unchanged files. Failures are not kept.
+    Shared: callers copy it (``_fresh``, ``to_plain``) and never change it."""
     return _FAST.load(yaml_text)
 
 
@@ -84,7 +85,7 @@ def _load_fast(yaml_text: str) -> tuple[Any, Any]:
     """(plain data, round-trip tree or None). The slow loader runs only when the fast one fails,
     so its error message (with the line) is the one reported."""
     try:
-        return _fresh(_parse_plain(yaml_text)), None
+        return _fresh(parse_plain(yaml_text)), None
     except Exception:  # any C-loader failure: let the round-trip loader decide and explain
         tree = make_yaml().load(yaml_text)
         return to_plain(tree), tree

@@ -1,10 +1,10 @@
 """Surgical edits of a definition file's frontmatter, byte for byte outside the edit.
 
-ruamel locates the keys (it knows each key's line); the edit itself replaces
-only the lines of the touched top-level keys, so comments, key order, quoting
-and the Markdown body elsewhere stay exactly as they were. After an edit the
-text is parsed again and compared with the intended data, so an edit can
-never silently change something else.
+ruamel's C parser locates the keys (its node tree knows each key's and item's line);
+the edit itself replaces only the lines of the touched top-level keys, so comments,
+key order, quoting and the Markdown body elsewhere stay exactly as they were. After
+an edit the text is parsed again and compared with the intended data, so an edit can
+never silently change something else. Node trees and data are parsed once per text.
 """
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.harness.frontmatter import FENCE, make_yaml, to_plain
+from aidlc_review.harness.frontmatter import FENCE, parse_plain, to_plain
+
+_NODES = YAML(typ="safe", pure=False)
 
 
 @dataclass
@@ -26,7 +29,7 @@ class FrontmatterText:
     display: str
     lines: list[str]  # every line of the file, each with its line ending
     end: int  # index of the closing fence line
-    _parsed: tuple[str, CommentedMap] | None = field(default=None, repr=False, compare=False)
+    _parsed: tuple[str, MappingNode] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str, display: str) -> FrontmatterText:
@@ -46,25 +49,39 @@ class FrontmatterText:
     def newline(self) -> str:
         return "\r\n" if self.lines[0].endswith("\r\n") else "\n"
 
-    def data(self) -> CommentedMap:
-        """The round-trip tree of the frontmatter as it stands now (read-only: parsed again
-        only after an edit changed the lines, since one edit asks for it many times)."""
-        yaml_text = "".join(self.lines[1 : self.end])
+    @property
+    def _yaml_text(self) -> str:
+        return "".join(self.lines[1 : self.end])
+
+    def _root(self) -> MappingNode:
+        """The frontmatter's node tree as it stands now (composed again only after an edit
+        changed the lines, since one edit asks for it many times)."""
+        yaml_text = self._yaml_text
         if self._parsed is not None and self._parsed[0] == yaml_text:
             return self._parsed[1]
-        loaded = make_yaml().load(yaml_text)
-        if not isinstance(loaded, CommentedMap):
+        root = _NODES.compose(yaml_text)
+        if not isinstance(root, MappingNode):
             raise InvalidInput(f"{self.display}: frontmatter must be a mapping of keys")
-        self._parsed = (yaml_text, loaded)
-        return loaded
+        self._parsed = (yaml_text, root)
+        return root
+
+    def _value(self, key: str) -> Node | None:
+        """The value node of a top-level key (the first, should the key repeat)."""
+        for name, value in self._root().value:
+            if name.value == key:
+                return value
+        return None
 
     def plain(self) -> dict[str, Any]:
         try:
-            return to_plain(self.data())
+            data = to_plain(parse_plain(self._yaml_text))
         except YAMLError as exc:
             raise InvalidInput(
                 f"{self.display}: edited frontmatter no longer parses ({exc})"
             ) from None
+        if not isinstance(data, dict):
+            raise InvalidInput(f"{self.display}: frontmatter must be a mapping of keys")
+        return data
 
     def _span(self, key: str) -> tuple[int, int] | None:
         """File line indexes [start, stop) of a top-level key and its value.
@@ -72,13 +89,13 @@ class FrontmatterText:
         Trailing blank lines and column-0 comments belong to what follows, so
         they are left in place.
         """
-        data = self.data()
-        if key not in data:
+        starts = [(name.value, name.start_mark.line) for name, _ in self._root().value]
+        found = [i for i, (name, _) in enumerate(starts) if name == key]
+        if not found:
             return None
-        keys = list(data)
-        start = 1 + data.lc.key(key)[0]
-        position = keys.index(key)
-        stop = 1 + data.lc.key(keys[position + 1])[0] if position + 1 < len(keys) else self.end
+        position = found[0]
+        start = 1 + starts[position][1]
+        stop = 1 + starts[position + 1][1] if position + 1 < len(starts) else self.end
         while stop - 1 > start and _is_filler(self.lines[stop - 1]):
             stop -= 1
         return start, stop
@@ -94,8 +111,8 @@ class FrontmatterText:
         return "  "
 
     def _is_flow(self, key: str) -> bool:
-        value = self.data()[key]
-        return bool(getattr(value, "fa", None) and value.fa.flow_style())
+        value = self._value(key)
+        return isinstance(value, SequenceNode | MappingNode) and bool(value.flow_style)
 
     def remove_key(self, key: str) -> bool:
         span = self._span(key)
@@ -122,7 +139,8 @@ class FrontmatterText:
         span = self._span(key)
         if span is not None and self._is_flow(key):
             raise InvalidInput(_flow_message(self.display, key))
-        if span is None or not isinstance(self.data()[key], list) or not self.data()[key]:
+        value = self._value(key)
+        if span is None or not isinstance(value, SequenceNode) or not value.value:
             self.replace_key(key, [f"{key}:"] + [indent + line for line in item])
             return
         rendered = [indent + line + self.newline for line in item]
@@ -131,13 +149,15 @@ class FrontmatterText:
 
     def remove_item(self, key: str, index: int) -> None:
         """Remove one single-line item from a block list (an emptied list becomes ``[]``)."""
-        seq = self.data()[key]
-        if len(seq) > 1 and self._is_flow(key):
+        seq = self._value(key)
+        if not isinstance(seq, SequenceNode) or not 0 <= index < len(seq.value):
+            raise InvalidInput(f"{self.display}: {key}: no list item {index} to remove")
+        if len(seq.value) > 1 and self._is_flow(key):
             raise InvalidInput(_flow_message(self.display, key))
-        if len(seq) == 1:
+        if len(seq.value) == 1:
             self.replace_key(key, [f"{key}: []"])
             return
-        line = 1 + seq.lc.item(index)[0]
+        line = 1 + seq.value[index].start_mark.line
         del self.lines[line]
         self.end -= 1
 
