@@ -16,6 +16,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
 from aidlc_review.errors import Diagnostic
 
@@ -35,16 +36,15 @@ class Document:
     _tree: Any = field(repr=False, default=None)
 
     def line_of(self, loc: tuple[str | int, ...]) -> int:
-        """The file line of the YAML node at ``loc`` (nearest existing ancestor)."""
-        if self._tree is None:
-            self._tree = make_yaml().load(self.yaml_text)
-        return self.first_line + node_line(self._tree, loc)
+        """The file line of the YAML node at ``loc`` (nearest existing ancestor).
 
-    @property
-    def tree(self) -> CommentedMap:
-        """The round-trip tree (comments and order kept), for in-place edits."""
-        self.line_of(())
-        return self._tree
+        Lines come from the C parser's node tree; the round-trip tree is used only when
+        the C loader could not read the file (``_load_fast`` kept it then)."""
+        if self._tree is None:
+            self._tree = _FAST.compose(self.yaml_text)
+        if isinstance(self._tree, Node):
+            return self.first_line + _composed_line(self._tree, loc)
+        return self.first_line + node_line(self._tree, loc)
 
 
 class FrontmatterError(Exception):
@@ -97,16 +97,23 @@ MAX_DEPTH = 100  # far beyond any definition; deeper input would exhaust the par
 def too_deep(text: str) -> bool:
     """A cheap upper bound on YAML nesting, checked before parsing: open brackets, and
     indentation steps (a block sequence or mapping nests by indenting)."""
-    depth = 0
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        if _bracket_depth(text) > MAX_DEPTH:
+            return True
+    indents = {len(line) - len(line.lstrip(" -")) for line in text.split("\n") if line.strip()}
+    return len(indents) > MAX_DEPTH
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of flow brackets (only asked when there are enough of them)."""
+    depth = deepest = 0
     for char in text:
         if char in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
-                return True
+            deepest = max(deepest, depth)
         elif char in "]}":
             depth = max(0, depth - 1)
-    indents = {len(line) - len(line.lstrip(" -")) for line in text.split("\n") if line.strip()}
-    return len(indents) > MAX_DEPTH
+    return deepest
 
 
 def decode_text(raw: bytes) -> str:
@@ -173,6 +180,23 @@ def node_line(node: Any, loc: tuple[str | int, ...]) -> int:
         elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
             line = node.lc.item(part)[0]
             node = node[part]
+        else:
+            break
+    return line
+
+
+def _composed_line(node: Node, loc: tuple[str | int, ...]) -> int:
+    """``node_line`` for a composed node tree (the C parser's): a key's line, an item's line."""
+    line = node.start_mark.line
+    for part in loc:
+        if isinstance(node, MappingNode):
+            pair = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+            if pair is None:
+                break
+            line, node = pair[0].start_mark.line, pair[1]
+        elif isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line
         else:
             break
     return line

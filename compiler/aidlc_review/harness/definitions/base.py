@@ -17,14 +17,18 @@ class Origin:
     line: int
 
 
+IN_MEMORY = Origin("<memory>", 0)
+
+
 class Definition(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    _origin: Origin = PrivateAttr(default=Origin("<memory>", 0))
+    # None, not an Origin: pydantic deep-copies a private default into every instance
+    _origin: Origin | None = PrivateAttr(default=None)
 
     @property
     def origin(self) -> Origin:
-        return self._origin
+        return self._origin or IN_MEMORY
 
     def located(self, origin: Origin) -> Definition:
         self._origin = origin
