@@ -5,11 +5,14 @@ completion gate to code-review wherever code-review still runs after it. The pat
 is applied with ``git apply`` to a fresh copy of upstream's engine, this plugin is
 installed into it, and a ``feature`` intent with two units is walked to
 build-and-test twice, in two copies of that project at once: one as installed,
-one with the key on code-generation.
+one with the key on code-generation. The key changes nothing before code-generation,
+so both copies go on from one walk up to the first code-generation directive (walked
+once per test run); the key is set, and the graph compiled, before that directive runs.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -60,10 +63,29 @@ def assert_engine_green(project: UpstreamProject) -> None:
     assert project.doctor_summary().endswith(" 0 failed"), project.doctor_summary()
 
 
-def walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
-    """Walk to build-and-test; return the conductor and every code-generation directive."""
+@pytest.fixture(scope="session")
+def at_code_generation(patched_once: UpstreamProject, shared_tmp: Path) -> Path:
+    """The patched project, installed and green, its ``feature`` intent walked until the
+    first code-generation directive (not yet run); ``walked.json`` keeps what it saw."""
+
+    def walk(where: Path) -> None:
+        project = patched_install(patched_once, where / "project")
+        assert_engine_green(project)
+        conductor = Conductor(project, UNITS)
+        conductor.birth("feature")
+        directive = conductor.walk_until("code-generation")
+        walked = {"directive": directive, "seen": conductor.seen}
+        (where / "walked.json").write_text(json.dumps(walked), encoding="utf-8")
+
+    return build_once(shared_tmp / "upstream-patched-at-code-generation", walk)
+
+
+def walk_on(project: UpstreamProject, walked: Path) -> tuple[Conductor, list[Directive]]:
+    """Go on from the shared walk to build-and-test; return the conductor (what it saw from
+    the intent's birth) and every code-generation directive."""
     code_generation: list[Directive] = []
     conductor = Conductor(project, UNITS)
+    conductor.seen = [tuple(s) for s in json.loads(walked.read_text(encoding="utf-8"))["seen"]]
 
     def run_code_generation(directive: Directive) -> None:
         code_generation.append(directive)
@@ -71,14 +93,8 @@ def walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
         conductor.record_review(directive, "READY")
 
     conductor.on_stage["code-generation"] = run_code_generation
-    conductor.birth("feature")
     conductor.walk_until("build-and-test")
     return conductor, code_generation
-
-
-def green_walk(project: UpstreamProject) -> tuple[Conductor, list[Directive]]:
-    assert_engine_green(project)
-    return walk(project)
 
 
 def gates(conductor: Conductor) -> list[str]:
@@ -129,14 +145,17 @@ def test_compile_refuses_a_deferral_to_an_unknown_or_earlier_stage(
 
 
 def test_code_review_presents_the_gate_code_generation_deferred_to_it(
-    patched_once: UpstreamProject, tmp_path: Path, bun_on_path: None
+    at_code_generation: Path, tmp_path: Path, bun_on_path: None
 ) -> None:
-    as_installed = patched_install(patched_once, tmp_path / "as-installed")
-    deferred = as_installed.copy_to(tmp_path / "deferred")
+    shared = UpstreamProject(at_code_generation / "project")
+    as_installed = shared.copy_to(tmp_path / "as-installed")
+    deferred = shared.copy_to(tmp_path / "deferred")
     defer_code_generation_gate(deferred)
+    assert_engine_green(deferred)
+    walked = at_code_generation / "walked.json"
     # Two projects, two engines: the walks share nothing, so they run side by side.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        walks = pool.map(green_walk, [as_installed, deferred])
+        walks = pool.map(walk_on, [as_installed, deferred], [walked, walked])
         (baseline, baseline_code_generation), (conductor, code_generation) = walks
 
     # Without the key code-generation gates once (on its last unit), then code-review does.
