@@ -132,6 +132,40 @@ def test_ordered_follows_the_numbers_not_the_input():
     assert graph.topo() == ["a", "b", "ship"]
 
 
+# --- upstream stages and cycles ---
+
+
+def test_upstream_stages_are_every_requirement_direct_or_through_others():
+    graph = StageGraph(
+        [stage("a"), stage("b", requires=("a",)), stage("c", requires=("b", "ghost")), stage("d")]
+    )
+    assert graph.ancestors("c") == {"a", "b"}  # an unknown slug is validation's to report
+    assert graph.ancestors("a") == set() and graph.ancestors("d") == set()
+
+
+def test_a_stage_on_a_cycle_is_not_its_own_upstream():
+    graph = StageGraph(
+        [stage("a", requires=("c",)), stage("b", requires=("a",)), stage("c", requires=("b",))]
+    )
+    assert graph.ancestors("a") == {"b", "c"}
+
+
+def test_every_cycle_is_listed_once_from_its_smallest_slug():
+    graph = StageGraph(
+        [
+            stage("a", requires=("b",)),
+            stage("b", requires=("a",)),
+            stage("self", requires=("self",)),
+            stage("x", requires=("z",)),
+            stage("y", requires=("x",)),
+            stage("z", requires=("y",)),
+            stage("free"),
+        ]
+    )
+    assert graph.cycles() == [["a", "b"], ["self"], ["x", "y", "z"]]
+    assert StageGraph([stage("a"), stage("b", requires=("a", "a"))]).cycles() == []
+
+
 # --- gate resolution ---
 
 

@@ -3,15 +3,23 @@
 Edges run from a required stage to the stage that requires it. Queries are
 domain questions (who produces an artifact, which stages run in a scope, the
 display numbers), never raw graph calls.
+
+networkx is imported only by the queries that need its algorithms (numbering, listing
+every cycle): importing it costs about 0.4 s of CPU, and a review, which only validates
+the harness, asks neither. Whether there is a cycle at all is the standard library's
+``graphlib`` question; the stages upstream of one are a walk over ``requires_stage``.
 """
 
 from __future__ import annotations
 
+import graphlib
 from collections.abc import Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from aidlc_review.harness.definitions.stage import PHASES, Stage
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class StageGraph:
@@ -22,14 +30,21 @@ class StageGraph:
     def __init__(self, stages: Iterable[Stage], pinned: dict[str, str] | None = None):
         self._pinned = dict(pinned or {})
         self._stages: dict[str, Stage] = {}
-        self._graph = nx.DiGraph()
         for stage in stages:
             self._stages.setdefault(stage.slug, stage)
-            self._graph.add_node(stage.slug)
-        for stage in self._stages.values():
-            for required in stage.requires_stage:
-                if required in self._stages:
-                    self._graph.add_edge(required, stage.slug)
+        # slug -> the known stages it requires, in the order it names them
+        self._requires = {
+            slug: [r for r in dict.fromkeys(stage.requires_stage) if r in self._stages]
+            for slug, stage in self._stages.items()
+        }
+
+    def _nx(self) -> nx.DiGraph:
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self._stages)
+        graph.add_edges_from((r, slug) for slug, rs in self._requires.items() for r in rs)
+        return graph
 
     def __contains__(self, slug: object) -> bool:
         return slug in self._stages
@@ -43,14 +58,31 @@ class StageGraph:
 
     def cycles(self) -> list[list[str]]:
         """Each cycle once, rotated to start at its smallest slug, in sorted order."""
+        try:
+            graphlib.TopologicalSorter(self._requires).prepare()
+        except graphlib.CycleError:
+            pass
+        else:
+            return []
+        import networkx as nx
+
         found = []
-        for cycle in nx.simple_cycles(self._graph):
+        for cycle in nx.simple_cycles(self._nx()):
             start = cycle.index(min(cycle))
             found.append(cycle[start:] + cycle[:start])
         return sorted(found)
 
     def ancestors(self, slug: str) -> set[str]:
-        return set(nx.ancestors(self._graph, slug))
+        """Every stage ``slug`` requires, directly or through others."""
+        found: set[str] = set()
+        waiting = list(self._requires[slug])
+        while waiting:
+            required = waiting.pop()
+            if required not in found:
+                found.add(required)
+                waiting.extend(self._requires[required])
+        found.discard(slug)  # on a cycle through it: a stage is not its own upstream
+        return found
 
     def numbers(self) -> dict[str, str]:
         """``<phase-index>.<n>``: lexicographic topological order within each phase, or the
@@ -60,10 +92,13 @@ class StageGraph:
         """
         if self._pinned:
             return self._pinned_numbers()
+        import networkx as nx
+
+        graph = self._nx()
         numbers: dict[str, str] = {}
         for index, phase in enumerate(PHASES):
             members = [s for s, stage in self._stages.items() if stage.phase == phase]
-            sub = self._graph.subgraph(members)
+            sub = graph.subgraph(members)
             for n, slug in enumerate(nx.lexicographical_topological_sort(sub), start=1):
                 numbers[slug] = f"{index}.{n}"
         return numbers
@@ -91,7 +126,8 @@ class StageGraph:
             phase, n = numbers[slug].split(".")
             return int(phase), int(n)
 
-        return sorted((a, b) for a, b in self._graph.edges if key(a) >= key(b))
+        edges = ((r, slug) for slug, rs in self._requires.items() for r in rs)
+        return sorted((a, b) for a, b in edges if key(a) >= key(b))
 
     def ordered(self) -> list[Stage]:
         """Stages in display-number order."""
