@@ -7,6 +7,8 @@ and asserts who may import whom.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "aidlc_review"
@@ -81,3 +83,18 @@ def test_sensors_do_not_import_the_graph_the_review_or_the_pipeline():
 def test_the_runtime_does_not_import_the_pipeline():
     for module in (m for m in MODULES if _in(m, "review")):
         assert not any(_in(i, "bolt") for i in MODULES[module]), module
+
+
+def test_validating_a_harness_does_not_import_networkx():
+    """networkx (about 0.4 s of CPU to import) is for numbering and listing cycles; a
+    review, which only loads and validates the harness, never needs it."""
+    script = (
+        "import sys\n"
+        "from aidlc_review.compile.build import load_valid\n"
+        "from aidlc_review.harness.layout import HarnessLayout\n"
+        "harness, graph, _ = load_valid(HarnessLayout.at(None))\n"
+        "assert 'code-review' in graph\n"
+        "print('networkx' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
