@@ -50,9 +50,12 @@ def loaded_code() -> list[str]:
     """
     prefix = str(PACKAGE_DIR) + os.sep
     found = set()
-    for module in list(sys.modules.values()):
+    # By name first: a process (a test worker, a Bolt run) may hold thousands of modules.
+    for name, module in list(sys.modules.items()):
+        if name != "aidlc_review" and not name.startswith("aidlc_review."):
+            continue
         path = getattr(module, "__file__", None)
-        # A prefix test, not resolve(): a process may hold hundreds of modules.
+        # A prefix test, not resolve(): the file must be this package's own source.
         if path and path.startswith(prefix) and path.endswith(".py"):
             found.add(Path(path[len(prefix) :]).as_posix())
     return sorted(found)
