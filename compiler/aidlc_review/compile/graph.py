@@ -12,6 +12,7 @@ the harness, asks neither. Whether there is a cycle at all is the standard libra
 
 from __future__ import annotations
 
+import functools
 import graphlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ class StageGraph:
             for slug, stage in self._stages.items()
         }
 
+    @functools.cached_property
     def _nx(self) -> nx.DiGraph:
         import networkx as nx
 
@@ -67,7 +69,7 @@ class StageGraph:
         import networkx as nx
 
         found = []
-        for cycle in nx.simple_cycles(self._nx()):
+        for cycle in nx.simple_cycles(self._nx):
             start = cycle.index(min(cycle))
             found.append(cycle[start:] + cycle[:start])
         return sorted(found)
@@ -90,11 +92,16 @@ class StageGraph:
 
         Raises ``nx.NetworkXUnfeasible`` on a cycle; validation reports cycles first.
         """
+        return dict(self._numbers)
+
+    @functools.cached_property
+    def _numbers(self) -> dict[str, str]:
+        """Computed once: ``ordered`` and every query built on it ask again and again."""
         if self._pinned:
             return self._pinned_numbers()
         import networkx as nx
 
-        graph = self._nx()
+        graph = self._nx
         numbers: dict[str, str] = {}
         for index, phase in enumerate(PHASES):
             members = [s for s, stage in self._stages.items() if stage.phase == phase]

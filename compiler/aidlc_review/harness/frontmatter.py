@@ -1,8 +1,9 @@
 """Split a Markdown file into YAML frontmatter and body, keeping line numbers.
 
 A UTF-8 BOM and CRLF line endings are accepted. YAML is parsed with ruamel's
-C-backed safe loader (fast); the round-trip loader, which knows the source
-line of every key and list item, runs only when a breadcrumb needs a line.
+C-backed safe loader (fast); when a breadcrumb needs a line, the same C parser
+composes the node tree, which knows the source line of every key and list item.
+The pure-Python round-trip loader runs only when the C loader refuses the text.
 """
 
 from __future__ import annotations
@@ -97,9 +98,9 @@ MAX_DEPTH = 100  # far beyond any definition; deeper input would exhaust the par
 def too_deep(text: str) -> bool:
     """A cheap upper bound on YAML nesting, checked before parsing: open brackets, and
     indentation steps (a block sequence or mapping nests by indenting)."""
-    if text.count("[") + text.count("{") > MAX_DEPTH:
-        if _bracket_depth(text) > MAX_DEPTH:
-            return True
+    brackets = text.count("[") + text.count("{")
+    if brackets > MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
+        return True
     indents = {len(line) - len(line.lstrip(" -")) for line in text.split("\n") if line.strip()}
     return len(indents) > MAX_DEPTH
 
