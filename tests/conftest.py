@@ -4,10 +4,14 @@ from pathlib import Path
 import pytest
 
 # upstream's bun is installed once per machine (by ../shared/bin/aidlc-upstream), in the
-# cache dir of the user running the tests: fixed here, before each test gets a cache of its own
+# cache dir of the user running the tests: fixed here, before each test gets a cache of its own.
+_USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+os.environ.setdefault("AIDLC_BUN_HOME", str(_USER_CACHE / "aidlc-upstream-bun"))
+# bun keeps the JavaScript it transpiles from upstream's large .ts tools in a cache keyed by
+# their content, under XDG_CACHE_HOME, which each test replaces below: pinned to the user's
+# cache, as on a real machine, so the ~900 engine calls of a run do not each transpile anew.
 os.environ.setdefault(
-    "AIDLC_BUN_HOME",
-    str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aidlc-upstream-bun"),
+    "BUN_RUNTIME_TRANSPILER_CACHE_PATH", str(_USER_CACHE / "aidlc-upstream-bun-transpiled")
 )
 
 
