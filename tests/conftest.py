@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_builds import session_root, share_tool_seeds
+
 # upstream's bun is installed once per machine (by ../shared/bin/aidlc-upstream), in the
 # cache dir of the user running the tests: fixed here, before each test gets a cache of its own.
 _USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -17,8 +19,11 @@ os.environ.setdefault(
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
-    """Every test gets its own cache dir, so compile stamps never leak between tests."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    """Every test gets its own cache dir, so compile stamps and results never leak between
+    tests; only the tools' cache seeds are the run's (``share_tool_seeds``)."""
+    cache = tmp_path_factory.mktemp("cache")
+    share_tool_seeds(cache, session_root(tmp_path_factory))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
 
 
 @pytest.fixture(autouse=True)

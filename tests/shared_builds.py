@@ -28,6 +28,17 @@ def cache_home(where: Path) -> Path:
     return where.with_name(f"{where.name}.cache")
 
 
+def share_tool_seeds(cache: Path, session: Path) -> None:
+    """Give the cache home ``cache`` the run's one folder of tool cache seeds (mypy's), as a
+    machine has one: a test's first mypy run starts from the first clean run's cache, not
+    cold. mypy re-checks every seeded module against its source, so results do not depend
+    on which test left the seed (tests/sensors/test_mypy_seed.py)."""
+    sensors = cache / "aidlc-review" / "sensors"
+    sensors.mkdir(parents=True, exist_ok=True)
+    (session / "tool-seeds").mkdir(exist_ok=True)
+    (sensors / "seeds").symlink_to(session / "tool-seeds", target_is_directory=True)
+
+
 def state_home(where: Path) -> Path:
     return where.with_name(f"{where.name}.state")
 
@@ -45,6 +56,7 @@ def build_once(
             shutil.rmtree(where, ignore_errors=True)
             with pytest.MonkeyPatch.context() as monkeypatch:
                 monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home(where)))
+                share_tool_seeds(cache_home(where), where.parent)
                 monkeypatch.setenv("XDG_STATE_HOME", str(state_home(where)))
                 if prepare is not None:
                     prepare(monkeypatch)

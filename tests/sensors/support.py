@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import stat
 from collections.abc import Callable
@@ -85,6 +86,12 @@ def run_one(
 
 def located(result: CheckResult) -> list[tuple[str, int | None, str | None, str]]:
     return [(f.path, f.line, f.rule, f.severity) for f in result.findings]
+
+
+def cache_bytes() -> bytes:
+    """Every byte of this test's cache home, the machine's tool seeds (a link) included."""
+    home = Path(os.environ["XDG_CACHE_HOME"])
+    return tree_bytes(home, home / "aidlc-review" / "sensors" / "seeds")
 
 
 def tree_bytes(*roots: Path) -> bytes:

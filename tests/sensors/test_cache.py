@@ -129,7 +129,7 @@ def test_a_review_of_a_corrupt_default_cache_still_exits_normally(
     ws: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = default_cache_dir() / "results.sqlite3"
-    store.parent.mkdir(parents=True)
+    store.parent.mkdir(parents=True, exist_ok=True)
     store.write_bytes(b"\x00garbage" * 64)
     assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", *FILES]) == 0
     assert "unreadable result cache moved aside" in capsys.readouterr().err

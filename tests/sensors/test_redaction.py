@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from aidlc_review.sensors.redact import REDACTED, redact
 from aidlc_review.sensors.results import errored, make_finding
 from tests.review.workspace import make_workspace as review_workspace
 from tests.review.workspace import review_args
-from tests.sensors.support import MYPY_CONFIG, RUFF_CONFIG, make_workspace, tree_bytes
+from tests.sensors.support import MYPY_CONFIG, RUFF_CONFIG, cache_bytes, make_workspace, tree_bytes
 
 KEY = "AKIAIOSFODNN7EXAMPLE"
 FILES = {
@@ -62,13 +61,13 @@ def test_a_secret_quoted_by_ruff_or_mypy_is_redacted_everywhere(
     out, err = capsys.readouterr()
     assert REDACTED in out
     assert KEY not in out and KEY not in err
-    assert KEY.encode() not in tree_bytes(Path(os.environ["XDG_CACHE_HOME"]))
+    assert KEY.encode() not in cache_bytes()
 
 
 def test_a_sensor_without_the_secret_scan_still_leaves_no_value_in_any_cache(ws: Path) -> None:
     for sensor in ("linter", "type-check"):
         assert main(["sensors", "fire", sensor, "--workspace", str(ws), "--", "src/app.py"]) == 0
-    assert KEY.encode() not in tree_bytes(Path(os.environ["XDG_CACHE_HOME"]))
+    assert KEY.encode() not in cache_bytes()
 
 
 def test_findings_and_reasons_are_redacted_where_they_are_made() -> None:
@@ -98,7 +97,7 @@ def test_a_review_writes_the_value_into_no_findings_report_brief_or_cache(
     code = main(review_args(ws))
     out, err = capsys.readouterr()
     record = ws / "aidlc-docs"
-    written = tree_bytes(record, Path(os.environ["XDG_CACHE_HOME"]))
+    written = tree_bytes(record) + cache_bytes()
     assert code == 1
     assert REDACTED.encode() in written  # ruff's and mypy's messages made it, redacted
     assert KEY not in out and KEY not in err

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.sensors.tools import find_tool
-from tests.sensors.support import make_workspace, run_one, tree_bytes
+from tests.sensors.support import cache_bytes, make_workspace, run_one
 
 AWS_KEY = "AKIAZ7Q3T5W9X2M4N6P8"
 PEM_BODY = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Uqd7sGtm3KzJx0q9LvRr8LZJkFy"
@@ -124,7 +123,7 @@ def test_the_secret_value_never_reaches_stdout_stderr_or_any_written_file(
     assert fired == 0
     out, err = capsys.readouterr()
     assert "AWS Access Key" in out and "Private Key" in out
-    written = tree_bytes(Path(os.environ["XDG_CACHE_HOME"])) + b"".join(
+    written = cache_bytes() + b"".join(
         p.read_bytes()
         for p in ws.rglob("*")
         if p.is_file() and p.relative_to(ws).as_posix() not in FILES

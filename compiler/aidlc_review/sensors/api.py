@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,17 +46,33 @@ def run_sensors(
     root = cache_dir or default_cache_dir()
     cache = ResultCache(root if settings.get("cache", True) else None, progress)
     # per workspace: parallel units (Bolt worktrees) must not share mypy's or ruff's own caches
-    scratch = root / "scratch" / digest(str(workspace.resolve()))[:16]
+    scratch = Scratch(
+        root / "scratch" / digest(str(workspace.resolve()))[:16],
+        root / "seeds" if cache.directory is not None else None,
+    )
     try:
         runs = [_run_one(workspace, files, m, settings, cache, scratch, progress) for m in chosen]
     finally:
         cache.close()
-    if any(tainted for _, tainted in runs):
+    if any(tainted for _, _, tainted in runs):
         # ruff's and mypy's own caches copy source text (messages, Literal types) verbatim:
-        # with a secret in the claimed files they are dropped rather than kept
-        _drop_tool_caches(scratch)
+        # with a secret in the claimed files they are dropped rather than kept or shared
+        _drop_tool_caches(scratch.folder)
         progress("sensors: a secret was seen; the tools' own caches were dropped")
-    return [result for result, _ in runs]
+    else:
+        for _, ctx, _ in runs:
+            for keep in ctx.keep_if_clean if ctx is not None else []:
+                keep()
+    return [result for result, _, _ in runs]
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Where the tools' own caches go: one folder per workspace (parallel units, Bolt
+    worktrees, must not share them) and the machine's seeds to start them from."""
+
+    folder: Path
+    seeds: Path | None  # None when the run keeps no cache on disk
 
 
 def _drop_tool_caches(scratch: Path) -> None:
@@ -81,14 +98,15 @@ def _run_one(
     manifest: SensorManifest,
     settings: dict[str, Any],
     cache: ResultCache,
-    scratch: Path,
+    scratch: Scratch,
     progress: Callable[[str], None],
-) -> tuple[CheckResult, bool]:
-    """The result, and whether this run saw a secret (found by the scan, or redacted)."""
+) -> tuple[CheckResult, SensorContext | None, bool]:
+    """The result, its context, and whether this run saw a secret (found by the scan, or
+    redacted)."""
     result, ctx = _run_checked(workspace, files, manifest, settings, cache, scratch, progress)
     seen = ctx is not None and ctx.secrets_seen
     texts = [result.reason or "", *(f.message for f in result.findings)]
-    return result, seen or any(REDACTED in text for text in texts)
+    return result, ctx, seen or any(REDACTED in text for text in texts)
 
 
 def _run_checked(
@@ -97,7 +115,7 @@ def _run_checked(
     manifest: SensorManifest,
     settings: dict[str, Any],
     cache: ResultCache,
-    scratch: Path,
+    scratch: Scratch,
     progress: Callable[[str], None],
 ) -> tuple[CheckResult, SensorContext | None]:
     name = manifest.id
@@ -121,8 +139,11 @@ def _run_checked(
     started = time.monotonic()
     matching = filter_matching(manifest.matches, files)
     workspace = workspace.resolve()
-    (scratch / name).mkdir(parents=True, exist_ok=True)
-    ctx = SensorContext(workspace, matching, manifest, settings, cache, scratch / name, progress)
+    folder = scratch.folder / name
+    folder.mkdir(parents=True, exist_ok=True)
+    ctx = SensorContext(
+        workspace, matching, manifest, settings, cache, folder, progress, seeds=scratch.seeds
+    )
     progress(f"{name}: {len(matching)} claimed file(s) match {manifest.matches}")
     try:
         result = runner(ctx)

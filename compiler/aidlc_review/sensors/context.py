@@ -13,7 +13,7 @@ import functools
 import hashlib
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,10 @@ ARGV_BUDGET = 100_000  # bytes of file names per tool run: far below ARG_MAX, on
 
 class SensorError(Exception):
     """The check could not decide: the tool crashed, hung, or its output was unreadable."""
+
+
+class TimedOut(SensorError):
+    """The tool ran past its time limit and was killed (its whole process group)."""
 
 
 class ToolMissing(Exception):
@@ -68,6 +72,8 @@ class SensorContext:
     progress: Callable[[str], None]
     checked: int = 0  # files actually given to the tool (the rest came from the cache)
     secrets_seen: bool = False  # set by the secret-scan: tool caches of this run are dropped
+    seeds: Path | None = None  # per-machine starting points for the tools' own caches
+    keep_if_clean: list[Callable[[], None]] = field(default_factory=list)  # run if no secret seen
 
     @property
     def name(self) -> str:
@@ -113,7 +119,7 @@ class SensorContext:
     def run(self, argv: list[str], env: dict[str, str] | None = None) -> ToolRun:
         run = run_tool(argv, self.workspace, self.timeout, env)
         if run.timed_out:
-            raise SensorError(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
+            raise TimedOut(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
         return run
 
 

@@ -2,18 +2,28 @@
 
 Whole-program, so not cached per file: an edit to one module can change the
 errors reported in another. mypy's own incremental cache (kept in our scratch
-directory, never the workspace) makes re-runs cheap instead.
+directory, never the workspace) makes re-runs cheap instead, and a workspace's first
+run starts from the machine's seed of that cache (``mypy_seed``).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 
-from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check, select_tool
+from aidlc_review.sensors import mypy_seed
+from aidlc_review.sensors.context import (
+    SensorContext,
+    SensorError,
+    TimedOut,
+    nothing_to_check,
+    select_tool,
+)
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.tools import last_line, shown_command
 
@@ -28,21 +38,63 @@ def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
-    argv = [*tool.argv(), "--cache-dir", str(ctx.scratch / "mypy-cache")]
+    cache = ctx.scratch / "mypy-cache"
+    argv = [*tool.argv(), "--cache-dir", str(cache)]
     ctx.checked = len(ctx.files)
     # Two reviews of one workspace (two units, or two runs) share the mypy cache,
     # and concurrent mypy processes on one cache can crash each other: take turns.
-    with FileLock(str(ctx.scratch / "mypy-cache.lock")):
-        run = ctx.run([*argv, "--", *ctx.files])
-        items = None
-        if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
-            argv = _without_json(argv)  # an older mypy: read its classic text lines instead
-            run = ctx.run([*argv, "--", *ctx.files])
-            items = _parse_text(run.stdout)
-        elif "--output" in argv:
-            items = _parse_json(run.stdout)
+    lock = FileLock(str(ctx.scratch / "mypy-cache.lock"))
+    with lock:
+        if ctx.seeds is None:
+            items = _mypy(ctx, argv)
         else:
-            items = _parse_text(run.stdout)
+            seed = mypy_seed.location(ctx.seeds, tool.version, tool.path)
+            items = _mypy_from_seed(ctx, argv, cache, seed)
+            ctx.keep_if_clean.append(lambda: _publish(lock, cache, seed))
+    return judged(
+        ctx.name,
+        _findings(ctx, items),
+        shown_command(tool.argv(), ctx.files),
+        tool=tool.spec.tool,
+        tool_version=tool.version,
+    )
+
+
+def _mypy_from_seed(
+    ctx: SensorContext, argv: list[str], cache: Path, seed: Path
+) -> list[dict[str, Any]]:
+    """mypy, its cache started from the machine's seed when it has none; a seeded run that
+    fails drops the seed and runs again cold, so a bad seed costs one run, never a result."""
+    if not mypy_seed.plant(seed, cache):
+        return _mypy(ctx, argv)
+    ctx.progress(f"{ctx.name}: mypy's cache starts from this machine's seed")
+    try:
+        return _mypy(ctx, argv)
+    except TimedOut:
+        raise  # a hang is the tool's, not the seed's: once is enough
+    except SensorError as exc:
+        ctx.progress(f"{ctx.name}: mypy failed with the seeded cache ({exc}); again without it")
+        mypy_seed.discard(seed)
+        shutil.rmtree(cache, ignore_errors=True)
+        return _mypy(ctx, argv)
+
+
+def _publish(lock: FileLock, cache: Path, seed: Path) -> None:
+    with lock:  # a copy of a cache another run's mypy is writing would be torn
+        mypy_seed.publish(cache, seed)
+
+
+def _mypy(ctx: SensorContext, argv: list[str]) -> list[dict[str, Any]]:
+    """mypy's items for the claimed files; SensorError when mypy could not decide."""
+    run = ctx.run([*argv, "--", *ctx.files])
+    if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
+        argv = _without_json(argv)  # an older mypy: read its classic text lines instead
+        run = ctx.run([*argv, "--", *ctx.files])
+        items = _parse_text(run.stdout)
+    elif "--output" in argv:
+        items = _parse_json(run.stdout)
+    else:
+        items = _parse_text(run.stdout)
     if run.returncode not in (0, 1, 2):
         raise SensorError(f"mypy exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
     if run.returncode == 2 and not any(i.get("code") == "syntax" for i in items):
@@ -50,14 +102,7 @@ def run(ctx: SensorContext) -> CheckResult:
         raise SensorError(f"mypy stopped: {first}")
     if run.returncode == 1 and not items:
         raise SensorError(f"mypy reported errors it did not list: {last_line(run.stdout)}")
-    findings = _findings(ctx, items)
-    return judged(
-        ctx.name,
-        findings,
-        shown_command(tool.argv(), ctx.files),
-        tool=tool.spec.tool,
-        tool_version=tool.version,
-    )
+    return items
 
 
 def _without_json(argv: list[str]) -> list[str]:

@@ -1,0 +1,70 @@
+"""A per-machine starting point for mypy's own cache, so a new workspace does not start cold.
+
+mypy's incremental cache is kept per workspace (``type_check``), and every Bolt worktree or
+CI checkout is a new workspace: its first run analyses the standard library, the stubs and
+every module again, most of mypy's time on a small unit. Here the first workspace whose run
+ended without a secret in sight leaves a copy of its cache (``publish``), and a workspace
+without a cache of its own starts from a copy of that (``plant``).
+
+A seed saves work and decides nothing: mypy checks each cached module against its source
+(path, size, content hash) and its dependencies' interfaces, and analyses again whatever
+differs, so a seeded run reports what a cold one would. A seeded run that fails is run
+again cold (``type_check``) and the seed is dropped. A seed is keyed by mypy's version and
+executable, is copied whole into a temporary folder and renamed into place (complete or
+absent), and is never written again: a second publisher's copy is discarded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from aidlc_review.sensors.cache import digest
+
+
+def location(seeds: Path, version: str, executable: Path) -> Path:
+    """The seed for this mypy: one per version and install (each has its own stubs)."""
+    return seeds / "mypy" / digest(version, str(executable))[:16]
+
+
+def plant(seed: Path, cache: Path) -> bool:
+    """Start ``cache`` (absent) from a copy of ``seed``; False when there is nothing to do or
+    the copy failed (then mypy simply starts cold)."""
+    if cache.exists() or not seed.is_dir():
+        return False
+    return _copy_into_place(seed, cache)
+
+
+def publish(cache: Path, seed: Path) -> None:
+    """Leave a copy of ``cache`` as the seed, unless there is one already."""
+    if seed.exists() or not cache.is_dir():
+        return
+    seed.parent.mkdir(parents=True, exist_ok=True)
+    _copy_into_place(cache, seed)
+
+
+def discard(seed: Path) -> None:
+    """Drop a seed a run could not use (the next clean run leaves a new one)."""
+    try:
+        doomed = Path(tempfile.mkdtemp(prefix=f".{seed.name}.", dir=seed.parent))
+        os.replace(seed, doomed / seed.name)  # gone at once for every later run
+    except OSError:
+        return
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
+def _copy_into_place(source: Path, target: Path) -> bool:
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError:
+        return False
+    try:
+        shutil.copytree(source, staging / target.name, symlinks=True)
+        os.rename(staging / target.name, target)  # refused when another copy got there first
+        return True
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

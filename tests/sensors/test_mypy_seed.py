@@ -1,0 +1,102 @@
+"""type-check's seed: a new workspace's mypy starts from the machine's copy of a clean run's
+cache, reports exactly what a cold run reports, and a secret or a broken seed changes that
+only by costing a cold run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aidlc_review.sensors import mypy_seed, run_sensors
+from tests.sensors.support import (
+    MYPY_CONFIG,
+    located,
+    make_workspace,
+    project_manifest,
+    run_one,
+    tree_bytes,
+)
+
+CLAIMED = ["app/__init__.py", "app/claimed.py"]
+FILES = {
+    "mypy.ini": MYPY_CONFIG,
+    "app/__init__.py": "",
+    "app/claimed.py": "from app.helper import double\n\nresult: str = double(2)\n",
+    "app/helper.py": "def double(x: int) -> int:\n    return x * 2\n",
+}
+KEY = "AKIA" + "Q4NBXV7RMZ2PLK6T"  # an AWS access key id's shape, split so no scanner flags us
+SEEDED = "type-check: mypy's cache starts from this machine's seed"
+
+
+def seeds_of(root: Path) -> list[Path]:
+    return sorted((root / "seeds" / "mypy").glob("*"))
+
+
+def type_check(ws: Path, root: Path, said: list[str] | None = None):
+    progress = None if said is None else said.append
+    return run_one(ws, CLAIMED, "type-check", cache_dir=root, progress=progress)
+
+
+def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(tmp_path: Path):
+    root = tmp_path / "cache"
+    type_check(make_workspace(tmp_path / "first", FILES), root)
+    [seed] = seeds_of(root)
+    # the second workspace differs where it matters: helper now returns a str
+    changed = {**FILES, "app/helper.py": "def double(x: int) -> str:\n    return str(x)\n"}
+    second, said = make_workspace(tmp_path / "second", changed), []
+
+    seeded = type_check(second, root, said)
+    cold = type_check(second, tmp_path / "cold-cache")
+
+    assert SEEDED in said
+    assert located(seeded) == located(cold) == []
+    assert seeded.status == cold.status == "passed"
+    assert seeds_of(root) == [seed], "a seed is left once, not rewritten"
+    first_again = type_check(make_workspace(tmp_path / "third", FILES), root)
+    assert located(first_again) == [("app/claimed.py", 3, "assignment", "major")]
+
+
+def test_a_run_that_saw_a_secret_leaves_no_seed(tmp_path: Path):
+    root = tmp_path / "cache"
+    files = {
+        **FILES,
+        "app/helper.py": f'TOKEN = "{KEY}"\n\n\ndef double(x: int) -> int:\n    return x * 2\n',
+    }
+    ws = make_workspace(tmp_path / "ws", files)
+    manifests = [project_manifest("type-check"), project_manifest("secret-scan")]
+
+    run_sensors(ws, [*CLAIMED, "app/helper.py"], manifests, cache_dir=root)
+
+    assert seeds_of(root) == []
+    assert KEY.encode() not in tree_bytes(root)
+
+
+def test_a_broken_seed_costs_one_cold_run_and_is_replaced(tmp_path: Path):
+    root = tmp_path / "cache"
+    type_check(make_workspace(tmp_path / "first", FILES), root)
+    [seed] = seeds_of(root)
+    for stored in seed.rglob("*.db"):
+        stored.write_bytes(b"not a database")
+    said: list[str] = []
+
+    result = type_check(make_workspace(tmp_path / "second", FILES), root, said)
+
+    assert SEEDED in said
+    assert any("mypy failed with the seeded cache" in line for line in said), said
+    assert located(result) == [("app/claimed.py", 3, "assignment", "major")]
+    assert b"not a database" not in tree_bytes(seed), "the clean cold run left a new seed"
+
+
+def test_a_seed_is_planted_only_into_a_workspace_without_a_cache(tmp_path: Path):
+    seed = make_workspace(tmp_path / "seed", {"3.11/cache.0.db": "seed"})
+    own = make_workspace(tmp_path / "own", {"3.11/cache.0.db": "own"})
+    fresh = tmp_path / "fresh"
+
+    assert mypy_seed.plant(seed, own) is False
+    assert (own / "3.11/cache.0.db").read_text() == "own"
+    assert mypy_seed.plant(seed, fresh) is True
+    assert (fresh / "3.11/cache.0.db").read_text() == "seed"
+    mypy_seed.publish(own, seed)
+    assert (seed / "3.11/cache.0.db").read_text() == "seed", "a seed is never rewritten"
+    mypy_seed.discard(seed)
+    assert not seed.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "own"], "no copy left over"
