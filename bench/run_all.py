@@ -14,6 +14,7 @@ BENCHES = (
     ("compile", ["compile/bench_compile.py", "--runs", "15"]),
     ("install", ["install/bench_install.py", "--runs", "9"]),
     ("sensors", ["sensors/bench_sensors.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
+    ("mypy seed", ["sensors/bench_mypy_seed.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("review", ["review/bench_review.py"]),
     ("bolt", ["bolt/bench_bolt.py", "--cost", "1.0", "--repeat", "3"]),
 )

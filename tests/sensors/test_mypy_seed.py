@@ -32,8 +32,13 @@ def seeds_of(root: Path) -> list[Path]:
 
 
 def type_check(ws: Path, root: Path, said: list[str] | None = None):
+    """type-check with the secret-scan beside it, as in a review: only a run whose scan
+    cleared the claimed files leaves a seed."""
     progress = None if said is None else said.append
-    return run_one(ws, CLAIMED, "type-check", cache_dir=root, progress=progress)
+    manifests = [project_manifest("type-check"), project_manifest("secret-scan")]
+    checked, scanned = run_sensors(ws, CLAIMED, manifests, cache_dir=root, progress=progress)
+    assert scanned.status == "passed"
+    return checked
 
 
 def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(tmp_path: Path):
@@ -53,6 +58,18 @@ def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(tm
     assert seeds_of(root) == [seed], "a seed is left once, not rewritten"
     first_again = type_check(make_workspace(tmp_path / "third", FILES), root)
     assert located(first_again) == [("app/claimed.py", 3, "assignment", "major")]
+
+
+def test_a_run_without_the_secret_scan_starts_from_a_seed_but_leaves_none(tmp_path: Path):
+    root, said = tmp_path / "cache", []
+    ws = make_workspace(tmp_path / "ws", FILES)
+    run_one(ws, CLAIMED, "type-check", cache_dir=root)
+    assert seeds_of(root) == []
+    type_check(make_workspace(tmp_path / "scanned", FILES), root)
+    again = make_workspace(tmp_path / "again", FILES)
+    result = run_one(again, CLAIMED, "type-check", cache_dir=root, progress=said.append)
+    assert SEEDED in said
+    assert located(result) == [("app/claimed.py", 3, "assignment", "major")]
 
 
 def test_a_run_that_saw_a_secret_leaves_no_seed(tmp_path: Path):

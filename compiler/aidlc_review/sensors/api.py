@@ -54,15 +54,15 @@ def run_sensors(
         runs = [_run_one(workspace, files, m, settings, cache, scratch, progress) for m in chosen]
     finally:
         cache.close()
+    contexts = [ctx for _, ctx, _ in runs if ctx is not None]
     if any(tainted for _, _, tainted in runs):
         # ruff's and mypy's own caches copy source text (messages, Literal types) verbatim:
         # with a secret in the claimed files they are dropped rather than kept or shared
         _drop_tool_caches(scratch.folder)
         progress("sensors: a secret was seen; the tools' own caches were dropped")
-    else:
-        for _, ctx, _ in runs:
-            for keep in ctx.keep_if_clean if ctx is not None else []:
-                keep()
+    elif any(ctx.secrets_cleared for ctx in contexts):
+        for keep in (keep for ctx in contexts for keep in ctx.keep_if_clean):
+            keep()  # shared beyond this workspace only after a scan found it clean
     return [result for result, _, _ in runs]
 
 

@@ -72,8 +72,10 @@ class SensorContext:
     progress: Callable[[str], None]
     checked: int = 0  # files actually given to the tool (the rest came from the cache)
     secrets_seen: bool = False  # set by the secret-scan: tool caches of this run are dropped
+    secrets_cleared: bool = False  # set by the secret-scan: every claimed file scanned, clean
     seeds: Path | None = None  # per-machine starting points for the tools' own caches
-    keep_if_clean: list[Callable[[], None]] = field(default_factory=list)  # run if no secret seen
+    # what to do once the run is known clean: the secret-scan cleared it and nothing was redacted
+    keep_if_clean: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def name(self) -> str:

@@ -79,6 +79,7 @@ def run(ctx: SensorContext) -> CheckResult:
         found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
     hits = [f for f in found if f.rule != TIMED_OUT]
     ctx.secrets_seen = bool(hits)  # baselined ones too: they are still in the source
+    ctx.secrets_cleared = not found and not too_large  # every file scanned, none held one
     fresh = merge_detectors(ctx, [f for f in hits if (f.path, f.rule, _hash_of(f)) not in known])
     fresh += [f for f in found if f.rule == TIMED_OUT]
     fresh += too_large.values()
