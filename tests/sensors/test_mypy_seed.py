@@ -4,11 +4,13 @@ only by costing a cold run."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from aidlc_review.sensors import mypy_seed, run_sensors
 from tests.sensors.support import (
     MYPY_CONFIG,
+    fake_tool,
     located,
     make_workspace,
     project_manifest,
@@ -117,3 +119,51 @@ def test_a_seed_is_planted_only_into_a_workspace_without_a_cache(tmp_path: Path)
     mypy_seed.discard(seed)
     assert not seed.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "own"], "no copy left over"
+
+
+def test_a_hang_from_the_seed_is_not_run_twice_and_keeps_the_seed(tmp_path: Path):
+    """A timeout is the tool's, not the seed's: mypy is not started again cold."""
+    calls = tmp_path / "calls"
+    bin_dir = tmp_path / "bin"
+    mypy = fake_tool(
+        bin_dir,
+        "mypy",
+        "import sys, time\n"
+        "if '--version' in sys.argv:\n    print('mypy 9.9')\n    sys.exit(0)\n"
+        f"open({str(calls)!r}, 'a').write('run\\n')\n"
+        "time.sleep(60)\n",
+    )
+    root = tmp_path / "cache"
+    seed = make_workspace(mypy_seed.location(root / "seeds", "mypy 9.9", mypy), {"x": "seed"})
+    said: list[str] = []
+
+    result = run_one(
+        make_workspace(tmp_path / "ws", FILES),
+        CLAIMED,
+        "type-check",
+        settings={"tool_path": str(bin_dir), "timeout_seconds": 1},
+        cache_dir=root,
+        progress=said.append,
+    )
+
+    assert SEEDED in said
+    assert (result.status, result.reason) == ("error", "mypy timed out after 1s")
+    assert calls.read_text() == "run\n"
+    assert (seed / "x").read_text() == "seed"
+
+
+def test_the_half_copies_a_killed_run_left_are_cleared_and_a_running_copy_is_not(tmp_path):
+    seeds = tmp_path / "seeds"
+    seed, cache = seeds / "key", tmp_path / "scratch" / "mypy-cache"
+    killed = make_workspace(seeds / ".key.k1ll3d", {"key/3.11/cache.0.db": "half"})
+    os.utime(killed, (0, 0))
+    running = make_workspace(seeds / ".key.running", {"key/3.11/cache.0.db": "half"})
+    killed_plant = make_workspace(cache.parent / ".mypy-cache.k1ll3d", {"x": "half"})
+    make_workspace(tmp_path / "own", {"3.11/cache.0.db": "own"})
+
+    mypy_seed.publish(tmp_path / "own", seed)
+    assert mypy_seed.plant(seed, cache)
+
+    assert not killed.exists() and not killed_plant.exists()
+    assert running.exists()
+    assert (cache / "3.11/cache.0.db").read_text() == "own"

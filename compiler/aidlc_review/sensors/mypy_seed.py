@@ -19,9 +19,12 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from aidlc_review.sensors.cache import digest
+
+STALE_SECONDS = 600.0  # a staging folder this old is a killed copy's, not a running one's
 
 
 def location(seeds: Path, version: str, executable: Path) -> Path:
@@ -31,9 +34,11 @@ def location(seeds: Path, version: str, executable: Path) -> Path:
 
 def plant(seed: Path, cache: Path) -> bool:
     """Start ``cache`` (absent) from a copy of ``seed``; False when there is nothing to do or
-    the copy failed (then mypy simply starts cold)."""
+    the copy failed (then mypy simply starts cold). The caller holds the workspace's mypy
+    lock, so any half copy beside ``cache`` is a killed run's."""
     if cache.exists() or not seed.is_dir():
         return False
+    _remove_half_copies(cache, older_than=0)
     return _copy_into_place(seed, cache)
 
 
@@ -42,6 +47,7 @@ def publish(cache: Path, seed: Path) -> None:
     if seed.exists() or not cache.is_dir():
         return
     seed.parent.mkdir(parents=True, exist_ok=True)
+    _remove_half_copies(seed, older_than=STALE_SECONDS)  # others may be copying right now
     _copy_into_place(cache, seed)
 
 
@@ -53,6 +59,17 @@ def discard(seed: Path) -> None:
     except OSError:
         return
     shutil.rmtree(doomed, ignore_errors=True)
+
+
+def _remove_half_copies(target: Path, older_than: float) -> None:
+    """The staging folders a run killed while copying left beside ``target``."""
+    now = time.time()
+    for left in target.parent.glob(f".{target.name}.*"):
+        try:
+            if now - left.stat().st_mtime >= older_than:
+                shutil.rmtree(left, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _copy_into_place(source: Path, target: Path) -> bool:
