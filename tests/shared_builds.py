@@ -36,7 +36,8 @@ def share_tool_seeds(cache: Path, session: Path) -> None:
     sensors = cache / "aidlc-review" / "sensors"
     sensors.mkdir(parents=True, exist_ok=True)
     (session / "tool-seeds").mkdir(exist_ok=True)
-    (sensors / "seeds").symlink_to(session / "tool-seeds", target_is_directory=True)
+    if not (sensors / "seeds").is_symlink():  # a build started again keeps its cache home
+        (sensors / "seeds").symlink_to(session / "tool-seeds", target_is_directory=True)
 
 
 def state_home(where: Path) -> Path:
