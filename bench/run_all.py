@@ -17,6 +17,7 @@ BENCHES = (
     ("mypy seed", ["sensors/bench_mypy_seed.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("review", ["review/bench_review.py"]),
     ("bolt", ["bolt/bench_bolt.py", "--cost", "1.0", "--repeat", "3"]),
+    ("suite", ["suite/bench_suite.py"]),
 )
 
 

@@ -1,0 +1,117 @@
+"""How long the test suite takes, against the suite as it was when issue #11 was filed.
+
+Run: .venv/bin/python bench/suite/bench_suite.py [--filed-at COMMIT] [--skip-then]
+
+Issue #11 asks that the suite be "no slower than today (about 2 minutes on 2 cores)". Its
+"today" is commit ``FILED_AT``. Since then later issues (#9, #10, #12, #13) added whole
+test files: engine walks, kill trials, packaging, pre-commit, the CI action. So the script
+measures three runs on this machine, one after the other:
+
+1. **then**: a clean clone of ``FILED_AT`` (with ``../shared`` beside it), set up and tested
+   with that commit's own ``make test``: the suite #11 was measured against.
+2. **same files now**: this checkout's ``make test`` command on the test files that existed
+   at ``FILED_AT`` (later issues added tests to some of them) plus the files #11 itself
+   added (``ISSUE_11_FILES``, among them the 228-mutation differential test).
+3. **whole suite now**: this checkout's ``make test``.
+
+Prints a Markdown table: tests passed, pytest's own time and the whole command's wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+FILED_AT = "452c2a0"  # the last commit before work on #11 began
+ISSUE_11_FILES = (
+    "tests/compiler/test_differential.py",
+    "tests/compiler/test_rules.py",
+    "tests/review/test_ledger_fingerprint.py",
+    "tests/test_code_shape.py",
+    "tests/test_typed_load.py",
+)
+PASSED = re.compile(r"(\d+) passed.* in ([\d.]+)s")
+
+
+@dataclass(frozen=True)
+class Timed:
+    passed: int
+    pytest_seconds: float
+    wall_seconds: float
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> Timed:
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    found = PASSED.findall(done.stdout)
+    if done.returncode != 0 or not found:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
+        raise SystemExit(f"{' '.join(argv)} in {cwd} failed ({done.returncode}):\n{tail}")
+    passed, seconds = found[-1]
+    return Timed(int(passed), float(seconds), wall)
+
+
+def then(commit: str, work: Path) -> Timed:
+    """The suite at ``commit``, cloned clean beside a link to ``../shared``."""
+    (work / "shared").symlink_to(SHARED, target_is_directory=True)
+    repo = work / "repo"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", commit], check=True)
+    subprocess.run(["make", "setup"], cwd=repo, check=True, capture_output=True)
+    return timed(["make", "test"], repo)
+
+
+def test_files_at(commit: str) -> list[str]:
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit, "--", "tests"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(p for p in listed if re.search(r"(^|/)test_[^/]*\.py$", p))
+
+
+def now(files: list[str] | None) -> Timed:
+    """This checkout's ``make test``, on ``files`` or on the whole suite."""
+    if files is None:
+        return timed(["make", "test"], ROOT)
+    missing = [f for f in files if not (ROOT / f).is_file()]
+    if missing:
+        raise SystemExit(f"no longer in tests/: {', '.join(missing)}")
+    return timed(["make", "test", f"TESTS={' '.join(files)}"], ROOT)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--filed-at", default=FILED_AT)
+    parser.add_argument("--skip-then", action="store_true", help="only the two runs of now")
+    options = parser.parse_args()
+    rows: list[tuple[str, Timed]] = []
+    if not options.skip_then:
+        work = Path(tempfile.mkdtemp(prefix="bench-suite-"))
+        try:
+            rows.append((f"then: {options.filed_at}'s whole suite", then(options.filed_at, work)))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    same = [*test_files_at(options.filed_at), *ISSUE_11_FILES]
+    rows.append((f"now: {options.filed_at}'s test files + #11's", now(same)))
+    rows.append(("now: whole suite", now(None)))
+    print("| run | tests passed | pytest (s) | command wall (s) |")
+    print("|---|---:|---:|---:|")
+    for name, row in rows:
+        print(f"| {name} | {row.passed} | {row.pytest_seconds:.1f} | {row.wall_seconds:.1f} |")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
