@@ -98,3 +98,18 @@ def test_validating_a_harness_does_not_import_networkx():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+
+
+def test_checking_a_receipt_imports_no_sensor_agent_or_engine():
+    """The verify hook runs on every commit and CI's verify on every push: asking whether a
+    receipt holds must not pay for detect-secrets, coverage.py, the agents or the engine."""
+    script = (
+        "import sys\n"
+        "from aidlc_review.hooks.stale import stale_units\n"
+        "from aidlc_review.review.verify import verify_review\n"
+        "heavy = ('detect_secrets', 'coverage', 'jsonschema', 'networkx',\n"
+        "         'aidlc_review.sensors', 'aidlc_review.review.engine', 'aidlc_review.review.agents')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr or done.stdout

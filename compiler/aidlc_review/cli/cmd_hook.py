@@ -49,7 +49,7 @@ def _workspace(path: Path) -> Path:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from aidlc_review.hooks.run import stale_units
+    from aidlc_review.hooks.stale import stale_units
 
     stale = stale_units(_workspace(args.workspace), args.record)
     for unit, reasons in stale.items():
@@ -59,7 +59,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_sensors_hook(args: argparse.Namespace) -> int:
-    from aidlc_review.hooks.run import sensors_on_staged
+    from aidlc_review.hooks.staged import sensors_on_staged
 
     def say(message: str) -> None:
         print(message, file=sys.stderr)

@@ -294,7 +294,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from aidlc_review.review.api import verify_review
+    from aidlc_review.review.verify import verify_review
 
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
     stale = verify_review(args.workspace, unit, args.record, args.manifest, ready=args.ready)

@@ -1,4 +1,4 @@
-"""The runtime's public calls: ``run_review`` (the loop to the gate) and ``verify_review``."""
+"""The runtime's public call ``run_review``: the loop to the gate (see ``verify`` after)."""
 
 from __future__ import annotations
 
@@ -28,13 +28,12 @@ from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.receipt import findings_digest
 from aidlc_review.review.store import load_receipt, load_unit_document, save_document
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verdict import READY
+from aidlc_review.review.verify import verify_review
 from aidlc_review.review.waive import load_with_waivers
-from aidlc_review.review.waivers import with_waivers
 
 Progress = Callable[[str], None]
 
@@ -87,31 +86,6 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
         write_sarif(request.sarif, doc)
         say(f"wrote SARIF to {request.sarif}")
     return outcome_of(doc, paths)
-
-
-def verify_review(
-    workspace: Path,
-    unit: str | None,
-    record: Path | None = None,
-    manifest: Path | None = None,
-    ready: bool = False,
-) -> list[str]:
-    """Why the unit's receipt no longer holds (``path: reason`` lines); ``[]`` when fresh.
-
-    ``ready``: a verdict other than READY is a reason too (for merge checks)."""
-    paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    receipt = load_receipt(paths)
-    reasons = stale_reasons(paths, receipt)
-    doc = load_unit_document(paths)
-    doc = with_waivers(doc, date.today()) if doc is not None else None
-    if receipt is not None and (
-        doc is None or findings_digest(doc.passes) != receipt.findings_digest
-    ):
-        reasons.append(f"{paths.display(paths.findings)}: findings changed since the receipt")
-    if ready and (doc is None or doc.verdict != READY):
-        verdict = "not reviewed" if doc is None else f"the verdict is {doc.verdict}"
-        reasons.append(f"{paths.display(paths.findings)}: {verdict}, not READY")
-    return sorted(reasons)
 
 
 def outcome_of(doc: FindingsDocument, paths: RecordPaths) -> ReviewOutcome:

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
-from aidlc_review.review.api import verify_review
 from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_unit_document, save_document
 from aidlc_review.review.verdict import READY
+from aidlc_review.review.verify import verify_review
 from aidlc_review.review.waivers import with_waivers
 
 DECISIONS = ("approve", "request-changes")

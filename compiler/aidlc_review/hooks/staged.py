@@ -1,8 +1,5 @@
-"""The hooks' work: every reviewed unit's freshness; the sensors on staged claimed files.
-
-pre-commit stashes unstaged changes before a hook runs, so the working tree the checks
-read is what the commit will hold.
-"""
+"""The sensors hook's work: each unit's sensors on the staged files it claims, read from the
+tree the commit will hold (pre-commit stashes unstaged changes before a hook runs)."""
 
 from __future__ import annotations
 
@@ -10,8 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from aidlc_review.hooks.units import recorded_units
-from aidlc_review.review.api import verify_review
-from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.sensors import run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
@@ -19,19 +14,6 @@ from aidlc_review.sensors.results import CheckResult
 
 # file-local checks, fast enough for a commit; coverage stays with `review run` and CI
 COMMIT_SENSORS = ["formatter", "secret-scan", "linter", "type-check", "security"]
-
-
-def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
-    """``{unit: reasons}`` for each reviewed unit whose receipt no longer holds."""
-    stale: dict[str, list[str]] = {}
-    for unit in recorded_units(workspace, record):
-        paths = RecordPaths.resolve(workspace, unit, record, None)
-        if not paths.findings.is_file():
-            continue  # not reviewed yet: code generation is still going on
-        reasons = verify_review(workspace, unit, record)
-        if reasons:
-            stale[unit] = reasons
-    return stale
 
 
 def sensors_on_staged(
