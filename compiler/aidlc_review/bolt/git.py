@@ -32,6 +32,7 @@ class Git:
 
     cwd: Path
     _identity: list[tuple[str, ...]] = field(default_factory=list, compare=False, repr=False)
+    _common_dir: list[Path] = field(default_factory=list, compare=False, repr=False)
 
     def run(self, *args: str, env: dict[str, str] | None = None) -> str:
         return self.run_bytes(*args, env=env).decode("utf-8", "replace")
@@ -70,7 +71,12 @@ class Git:
     # -- reading -------------------------------------------------------------------
 
     def common_dir(self) -> Path:
-        return Path(self.run("rev-parse", "--path-format=absolute", "--git-common-dir").strip())
+        """The repository's shared git dir (the same for every worktree), asked once: the
+        repository lock below is keyed by it and taken around every write."""
+        if not self._common_dir:
+            asked = self.run("rev-parse", "--path-format=absolute", "--git-common-dir")
+            self._common_dir.append(Path(asked.strip()))
+        return self._common_dir[0]
 
     def rev_parse(self, ref: str) -> str:
         if not self.succeeds("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"):
