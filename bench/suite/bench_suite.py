@@ -61,23 +61,25 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> Time
     return Timed(int(passed), float(seconds), wall)
 
 
+def must(argv: list[str], cwd: Path) -> str:
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} in {cwd} failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
 def then(commit: str, work: Path) -> Timed:
     """The suite at ``commit``, cloned clean beside a link to ``../shared``."""
     (work / "shared").symlink_to(SHARED, target_is_directory=True)
     repo = work / "repo"
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(repo)], check=True)
-    subprocess.run(["git", "-C", str(repo), "checkout", "-q", commit], check=True)
-    subprocess.run(["make", "setup"], cwd=repo, check=True, capture_output=True)
+    must(["git", "clone", "-q", str(ROOT), str(repo)], work)
+    must(["git", "checkout", "-q", commit], repo)
+    must(["make", "setup"], repo)
     return timed(["make", "test"], repo)
 
 
 def test_files_at(commit: str) -> list[str]:
-    listed = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit, "--", "tests"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    listed = must(["git", "ls-tree", "-r", "--name-only", commit, "--", "tests"], ROOT).split()
     return sorted(p for p in listed if re.search(r"(^|/)test_[^/]*\.py$", p))
 
 
