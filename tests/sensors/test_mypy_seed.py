@@ -5,11 +5,15 @@ only by costing a cold run."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
+
+import pytest
 
 from aidlc_review.sensors import mypy_seed, run_sensors
 from tests.sensors.support import (
     MYPY_CONFIG,
+    built_once,
     fake_tool,
     located,
     make_workspace,
@@ -43,9 +47,28 @@ def type_check(ws: Path, root: Path, said: list[str] | None = None):
     return checked
 
 
-def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(tmp_path: Path):
-    root = tmp_path / "cache"
-    type_check(make_workspace(tmp_path / "first", FILES), root)
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory) -> Path:
+    """The seeds one clean cold run on ``FILES`` left (run once per test run, for every
+    worker); a test copies them into its own cache (``seeds_copied``)."""
+
+    def first_run(where: Path) -> None:
+        type_check(make_workspace(where / "first", FILES), where / "cache")
+        assert len(seeds_of(where / "cache")) == 1
+
+    folder, _ = built_once(tmp_path_factory, "mypy-seeded", first_run)
+    return folder / "cache" / "seeds"
+
+
+def seeds_copied(seeded: Path, root: Path) -> Path:
+    shutil.copytree(seeded, root / "seeds", symlinks=True)
+    return root
+
+
+def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(
+    seeded: Path, tmp_path: Path
+):
+    root = seeds_copied(seeded, tmp_path / "cache")
     [seed] = seeds_of(root)
     # the second workspace differs where it matters: helper now returns a str
     changed = {**FILES, "app/helper.py": "def double(x: int) -> str:\n    return str(x)\n"}
@@ -62,12 +85,14 @@ def test_a_new_workspace_starts_from_the_seed_and_finds_what_a_cold_run_finds(tm
     assert located(first_again) == [("app/claimed.py", 3, "assignment", "major")]
 
 
-def test_a_run_without_the_secret_scan_starts_from_a_seed_but_leaves_none(tmp_path: Path):
+def test_a_run_without_the_secret_scan_starts_from_a_seed_but_leaves_none(
+    seeded: Path, tmp_path: Path
+):
     root, said = tmp_path / "cache", []
     ws = make_workspace(tmp_path / "ws", FILES)
     run_one(ws, CLAIMED, "type-check", cache_dir=root)
     assert seeds_of(root) == []
-    type_check(make_workspace(tmp_path / "scanned", FILES), root)
+    seeds_copied(seeded, root)  # as a clean review's run would have left
     again = make_workspace(tmp_path / "again", FILES)
     result = run_one(again, CLAIMED, "type-check", cache_dir=root, progress=said.append)
     assert SEEDED in said
@@ -89,9 +114,8 @@ def test_a_run_that_saw_a_secret_leaves_no_seed(tmp_path: Path):
     assert KEY.encode() not in tree_bytes(root)
 
 
-def test_a_broken_seed_costs_one_cold_run_and_is_replaced(tmp_path: Path):
-    root = tmp_path / "cache"
-    type_check(make_workspace(tmp_path / "first", FILES), root)
+def test_a_broken_seed_costs_one_cold_run_and_is_replaced(seeded: Path, tmp_path: Path):
+    root = seeds_copied(seeded, tmp_path / "cache")
     [seed] = seeds_of(root)
     for stored in seed.rglob("*.db"):
         stored.write_bytes(b"not a database")
