@@ -61,8 +61,11 @@ class Installed:
 
 
 def pip_env() -> dict[str, str]:
+    """The test's environment for pip, without ``PYTHONPATH``: a checkout's ``compiler/`` on it
+    (its editable install's metadata there) reads to pip as this package already installed."""
     cache = Path.home() / ".cache" / "pip"
-    return {**os.environ, "PIP_CACHE_DIR": str(cache), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    keep = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return {**keep, "PIP_CACHE_DIR": str(cache), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def _check(argv: list[str], cwd: Path) -> None:
