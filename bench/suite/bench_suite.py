@@ -23,7 +23,6 @@ import argparse
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -49,23 +48,24 @@ class Timed:
     wall_seconds: float
 
 
-def timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> Timed:
-    start = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    found = PASSED.findall(done.stdout)
-    if done.returncode != 0 or not found:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
-        raise SystemExit(f"{' '.join(argv)} in {cwd} failed ({done.returncode}):\n{tail}")
-    passed, seconds = found[-1]
-    return Timed(int(passed), float(seconds), wall)
-
-
 def must(argv: list[str], cwd: Path) -> str:
+    """``argv``'s output; on a failure, exit naming the command and showing its last lines."""
     done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} in {cwd} failed ({done.returncode}):\n{done.stderr}")
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
+        raise SystemExit(f"{' '.join(argv)} in {cwd} failed ({done.returncode}):\n{tail}")
     return done.stdout
+
+
+def timed(argv: list[str], cwd: Path) -> Timed:
+    start = time.perf_counter()
+    out = must(argv, cwd)
+    wall = time.perf_counter() - start
+    found = PASSED.findall(out)
+    if not found:
+        raise SystemExit(f"{' '.join(argv)} in {cwd}: pytest reported no passed tests")
+    passed, seconds = found[-1]
+    return Timed(int(passed), float(seconds), wall)
 
 
 def then(commit: str, work: Path) -> Timed:
@@ -112,7 +112,6 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for name, row in rows:
         print(f"| {name} | {row.passed} | {row.pytest_seconds:.1f} | {row.wall_seconds:.1f} |")
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The runtime's public call ``run_review``: the loop to the gate (see ``verify`` after)."""
+"""The runtime's public call ``run_review``: the loop to the gate (``verify`` checks it later)."""
 
 from __future__ import annotations
 
