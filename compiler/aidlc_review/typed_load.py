@@ -6,6 +6,12 @@ breadcrumbs, ``file:line: key: message`` where the format knows lines (YAML, TOM
 and ``file: $.key[2].name: message`` where it does not (JSON), raised together as
 ``ValidationFailed`` (exit 2). An unknown key is answered with "did you mean" when a
 known key at that level is close.
+
+JSON is read as untrusted (``read_json``): a document nested deeper than
+``MAX_JSON_DEPTH`` arrays or objects is refused before a parser recurses into it
+(``$.writes[0][0]…: nested deeper than 64 levels``), and an object that names a key twice
+is refused (``$.writes[0]: duplicate key "path"``) rather than keeping the last value
+silently, so no two readers of one file can see different documents.
 """
 
 from __future__ import annotations
@@ -27,6 +33,18 @@ M = TypeVar("M", bound=BaseModel)
 # Known keys by parent key ("" = top level), for "did you mean" on unknown keys.
 KeyChoices = dict[str, list[str]]
 LineOf = Callable[[tuple[str | int, ...]], int]
+Loc = tuple[str | int, ...]
+
+# Deeper than any document the tool writes (a findings document is 6 levels deep), far
+# shallower than the interpreter's recursion limit, which json.loads would hit first.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'  # escapes included
+# A string as one token, or the punctuation that shapes the document (a lone quote opens
+# a string that never ends).
+_JSON_TOKEN = re.compile(_JSON_STRING + rb'|[\[\]{},:]|"', re.DOTALL)
+_STRINGS = re.compile(_JSON_STRING, re.DOTALL)
+_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
 
 _TYPE_WORDS = {
     "bool_type": "a boolean (true or false)",
@@ -214,15 +232,128 @@ def parse_json(model: type[M], raw: bytes, shown: str, *, what: str = "", hint: 
     ``what`` names the kind of file and ``hint`` what to do about it:
     ``file: not a valid <what>: $.key: message; <hint>``.
     """
-    try:
-        json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise refusal([Diagnostic(shown, 0, "", f"not JSON: {exc}")], what, hint) from None
+    read_json(raw, shown, what=what, hint=hint)
     try:
         return model.model_validate_json(raw)
     except ValidationError as exc:
         found = diagnostics_from(exc, shown, None, keys_of(model), "$")
         raise refusal(found, what, hint) from None
+
+
+def read_json(raw: bytes | str, shown: str, *, what: str = "", hint: str = "") -> Any:
+    """Untrusted JSON text as plain data; not JSON, too deep or a duplicate key is a refusal."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    deep = too_deep(data)
+    if deep is not None:
+        message = f"nested deeper than {MAX_JSON_DEPTH} levels"
+        raise refusal([Diagnostic(shown, 0, key_path(deep, "$"), message)], what, hint)
+    twice: list[_Twice] = []
+    try:
+        parsed = json.loads(data, object_pairs_hook=lambda pairs: _object(pairs, twice))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise refusal([Diagnostic(shown, 0, "", f"not JSON: {exc}")], what, hint) from None
+    if twice:
+        found = [
+            Diagnostic(shown, 0, key_path(loc, "$"), f"duplicate key {show(obj.duplicate)}")
+            for loc, obj in _objects(parsed)
+            if isinstance(obj, _Twice)
+        ]
+        raise refusal(found, what, hint)
+    return parsed
+
+
+def too_deep(raw: bytes, limit: int = MAX_JSON_DEPTH) -> Loc | None:
+    """Where the first array or object nested deeper than ``limit`` opens, or None.
+
+    It reads the document's shape only (each string is one regex token), so a file
+    nested 100 000 deep is refused in milliseconds, before json, which recurses, sees it.
+    Malformed text is left to the parser to name.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= limit or not _deeper_than(raw, limit):
+        return None
+    loc: list[str | int] = []  # the open containers' current keys and indexes
+    objects: list[bool] = []  # whether each open container is an object
+    wants_key = False
+    for match in _JSON_TOKEN.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            if len(objects) == limit:
+                return tuple(loc)
+            objects.append(token == b"{")
+            loc.append(0)
+            wants_key = token == b"{"
+        elif token in (b"]", b"}"):
+            if not objects:
+                return None
+            objects.pop()
+            loc.pop()
+            wants_key = False
+        elif token == b",":
+            wants_key = bool(objects) and objects[-1]
+            if objects and not objects[-1]:
+                loc[-1] = int(loc[-1]) + 1
+        elif token == b'"':
+            return None
+        elif wants_key:
+            loc[-1] = _key_text(token)
+            wants_key = False
+    return None
+
+
+def _deeper_than(raw: bytes, limit: int) -> bool:
+    """The fast answer: strings dropped, brackets only; each round removes the innermost
+    pairs (one level), so anything left after ``limit`` rounds is deeper (or unbalanced)."""
+    shape = _STRINGS.sub(b"", raw).translate(_AS_BRACKETS, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not shape:
+            return False
+        shape = shape.replace(b"[]", b"")
+    return bool(shape)
+
+
+def _key_text(token: bytes) -> str:
+    try:
+        return str(json.loads(token))
+    except ValueError:
+        return token[1:-1].decode("utf-8", "replace")
+
+
+class _Twice(dict[str, Any]):
+    """A JSON object that named ``duplicate`` more than once."""
+
+    duplicate: str
+
+
+def _object(pairs: list[tuple[str, Any]], twice: list[_Twice]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    marked = _Twice(obj)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicate = key
+            break
+        seen.add(key)
+    twice.append(marked)
+    return marked
+
+
+def _objects(data: Any) -> list[tuple[Loc, dict[str, Any]]]:
+    """Every object in ``data`` with its location, in document order (depth is bounded)."""
+    found: list[tuple[Loc, dict[str, Any]]] = []
+    pending: list[tuple[Loc, Any]] = [((), data)]
+    while pending:
+        loc, value = pending.pop()
+        if isinstance(value, dict):
+            found.append((loc, value))
+            children: Iterable[tuple[str | int, Any]] = value.items()
+        elif isinstance(value, list):
+            children = enumerate(value)
+        else:
+            continue
+        pending.extend(reversed([((*loc, key), child) for key, child in children]))
+    return found
 
 
 def load_json(model: type[M], path: Path, *, what: str = "", hint: str = "") -> M:

@@ -167,7 +167,7 @@ def test_approving_a_not_ready_unit_is_refused_quoting_its_blocking_findings(tmp
     capsys.readouterr()
     assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
     assert capsys.readouterr().err == (
-        "approval refused: the verdict is NOT-READY; open blocking findings:\n"
+        "approval refused: the verdict recomputed now is NOT-READY; open blocking findings:\n"
         "  CR-001 major src/orders/app.py: F401 `os` imported but unused"
         " (https://docs.astral.sh/ruff/rules/unused-import)\n"
         "repair and run `aidlc-review review run` again, or request changes\n"

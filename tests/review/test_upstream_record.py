@@ -91,7 +91,7 @@ def test_convergence_check_fails_a_not_ready_unit(tmp_path, capsys):
 
     assert verify_in(worktree) == 1
 
-    assert "the verdict is NOT-READY, not READY" in capsys.readouterr().out
+    assert "the verdict recomputed now is NOT-READY (" in capsys.readouterr().out
 
 
 def test_unit_from_branch_outside_a_bolt_branch_is_a_usage_error(tmp_path, capsys):

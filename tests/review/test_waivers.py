@@ -11,7 +11,9 @@ from aidlc_review.cli.main import main
 from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.sarif import sarif_log
+from aidlc_review.review.receipt import with_waivers_digested
 from aidlc_review.review.seal import seal
+from aidlc_review.review.store import document_json, receipt_json
 from aidlc_review.review.waivers import with_waivers
 from aidlc_review.sensors.findings_schema import verdict_mismatches
 from tests.review.workspace import LEAKY, LINT_ERROR, UNIT, make_workspace
@@ -55,10 +57,17 @@ def finding_id(doc: FindingsDocument, check: str) -> str:
 
 
 def as_the_engine_would_write(ws, text: str) -> None:
-    """Rewrite the findings document and seal it, as aidlc-review on this machine does."""
+    """Rewrite the findings document and seal it, with its receipt bound to it again, as
+    aidlc-review on this machine does."""
     paths = RecordPaths.resolve(ws, UNIT, None, None)
+    doc = FindingsDocument.model_validate_json(text)
+    receipt = with_waivers_digested(doc.receipt, doc.passes, doc.waivers)
+    text = document_json(doc.model_copy(update={"receipt": receipt}))
     paths.findings.write_text(text)
     seal(paths, paths.findings, text.encode())
+    if receipt is not None:
+        paths.receipt.write_text(receipt_json(receipt))
+        seal(paths, paths.receipt, receipt_json(receipt).encode())
 
 
 @pytest.fixture
@@ -166,7 +175,7 @@ def test_an_expired_waiver_blocks_again(lint_only, capsys):
     as_the_engine_would_write(lint_only, json.dumps(data, indent=2) + "\n")
     capsys.readouterr()
     assert main(["review", "gate", "--workspace", str(lint_only), "--unit", UNIT, "--approve"]) == 1
-    assert "approval refused: the verdict is NOT-READY" in capsys.readouterr().err
+    assert "approval refused: the verdict recomputed now is NOT-READY" in capsys.readouterr().err
     assert main(["review", "summary", "--from", str(lint_only / "aidlc-docs"), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["verdict"] == "NOT-READY"
     assert review(lint_only) == 1

@@ -1,8 +1,10 @@
 """Per-unit findings documents (one CI job each) merged into the aggregate gate.
 
 Each unit's entry carries the same facts Bolt's aggregate gate shows for it
-(``bolt.gate.summary``): verdict, attempt, passes used and the open findings as recorded,
-so a matrix of CI jobs settles to the gate one machine's Bolt run would show.
+(``bolt.gate.summary``): verdict, attempt, passes used and the open findings, so a matrix
+of CI jobs settles to the gate one machine's Bolt run would show. The verdict is not the
+document's: each is proven against the checkout the gate runs in (``review.proof``), and
+why a unit is not READY (``reasons``) and what could not be checked (``unproven``) are said.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.models import FindingsDocument
+from aidlc_review.review.models import Finding, FindingsDocument
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.proof import Proof, prove_unit
 from aidlc_review.review.store import load_document
 from aidlc_review.review.verdict import NOT_READY, READY
-from aidlc_review.review.waivers import waived_finding_ids, with_waivers
 
 FINDINGS_FILE = "code-review-findings.json"
 STAGE_LEVEL = "(stage)"
@@ -44,25 +47,43 @@ def collect_documents(dirs: list[Path]) -> dict[str, tuple[Path, FindingsDocumen
     return dict(sorted(found.items()))
 
 
-def unit_entry(unit: str, doc: FindingsDocument, today: date) -> dict[str, Any]:
-    """One unit's outcome; its verdict decided again under the waivers that hold ``today``."""
-    doc = with_waivers(doc, today)
+def unit_entry(
+    unit: str, path: Path, doc: FindingsDocument, today: date, workspace: Path, record: Path | None
+) -> dict[str, Any]:
+    """One unit's outcome, proven against ``workspace`` (the checkout CI built): the
+    document is another job's, so the claimed bytes, the sensors and the verdict are
+    recomputed here (``review.proof``); what it merely says is never READY."""
+    paths = RecordPaths.resolve(workspace, doc.unit, record, None)
+    proof = prove_unit(paths, today=today, document=path.read_bytes())
     return {
         "unit": unit,
-        "verdict": doc.verdict,
+        "verdict": READY if proof.ready else NOT_READY,
         "attempt": doc.attempt,
         "passes_used": len(doc.attempt_passes()),
-        "open_findings": [f.model_dump(mode="json") for f in doc.open_findings()],
-        "waived": sorted(waived_finding_ids(doc, today)),
+        "open_findings": [f.model_dump(mode="json") for f in _open(doc, proof)],
+        "waived": sorted(proof.waived),
+        "reasons": proof.reasons,
+        "unproven": proof.unproven,
     }
 
 
+def _open(doc: FindingsDocument, proof: Proof) -> list[Finding]:
+    """The recorded open findings, with those the recomputation found open added."""
+    found = {f.id: f for f in doc.open_findings()}
+    found.update({f.id: f for f in proof.blocking})
+    return [found[key] for key in sorted(found, key=lambda i: int(i.split("-")[1]))]
+
+
 def aggregate_gate(
-    docs: dict[str, tuple[Path, FindingsDocument]], today: date | None = None
+    docs: dict[str, tuple[Path, FindingsDocument]],
+    today: date | None = None,
+    workspace: Path | None = None,
+    record: Path | None = None,
 ) -> dict[str, Any]:
     """The aggregate gate: every unit's outcome; READY only when every unit is READY."""
     day = today or date.today()
-    units = [unit_entry(unit, doc, day) for unit, (_, doc) in docs.items()]
+    root = (workspace or Path.cwd()).resolve()
+    units = [unit_entry(unit, path, doc, day, root, record) for unit, (path, doc) in docs.items()]
     held = [u["unit"] for u in units if u["verdict"] != READY]
     return {
         "verdict": NOT_READY if held else READY,

@@ -14,7 +14,12 @@ from typing import Any
 
 from aidlc_review.cli import review_summary, review_waive
 from aidlc_review.cli.options import REPAIRER_METAVAR, REVIEWER_METAVAR, add_harness, add_json
-from aidlc_review.cli.path_checks import check_input_file, check_output_file
+from aidlc_review.cli.path_checks import (
+    check_input_file,
+    check_output_file,
+    check_review_outputs,
+    writing,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -158,6 +163,11 @@ def _revision(text: str) -> str:
     return text
 
 
+def _unit_of(args: argparse.Namespace) -> tuple[Path, str | None, Path | None, Path | None]:
+    """Whose review a command works on: workspace, unit, record and manifest."""
+    return args.workspace, args.unit, args.record, args.manifest
+
+
 def _progress(message: str) -> None:
     print(f"review: {message}", file=sys.stderr, flush=True)
 
@@ -221,6 +231,7 @@ def _run(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import run_review
 
     check_output_file(args.sarif, "--sarif")
+    check_review_outputs({"--sarif": args.sarif}, *_unit_of(args))
 
     request = _request(
         args,
@@ -255,6 +266,7 @@ def _submit(args: argparse.Namespace) -> int:
 
     check_output_file(args.sarif, "--sarif")
     check_input_file(args.answer, "--answer")
+    check_review_outputs({"--sarif": args.sarif}, *_unit_of(args))
 
     outcome = submit_review(
         args.workspace,
@@ -272,7 +284,8 @@ def _submit(args: argparse.Namespace) -> int:
 
         document = load_document(outcome.findings_path)
         assert document is not None
-        write_sarif(args.sarif, document)
+        with writing("--sarif", args.sarif):
+            write_sarif(args.sarif, document)
     _emit(args, _outcome_json(outcome), _outcome_lines(outcome))
     return 0 if outcome.verdict == "READY" else 1
 

@@ -39,6 +39,16 @@ def register(verbs: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="write one SARIF log with a run per unit",
     )
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="the checkout each unit's review is proven against (default: .)",
+    )
+    parser.add_argument(
+        "--record", type=Path, default=None, metavar="DIR", help="the record dir (default: found)"
+    )
     add_json(parser)
     parser.set_defaults(handler=run)
 
@@ -53,16 +63,22 @@ def _writable(option: str, path: Path | None) -> None:
 def run(args: argparse.Namespace) -> int:
     from aidlc_review.ci.merge import aggregate_gate, collect_documents
     from aidlc_review.ci.report import append_summary, render_markdown, write_merged_sarif
+    from aidlc_review.cli.path_checks import check_summary_outputs, writing
     from aidlc_review.fsio import dump_json
 
     _writable("--markdown", args.markdown)
     _writable("--sarif", args.sarif)
+    outputs = {"--markdown": args.markdown, "--sarif": args.sarif}
+    check_summary_outputs(outputs, args.sources, args.workspace, args.record)
     docs = collect_documents(args.sources)
-    gate = aggregate_gate(docs)
+    gate = aggregate_gate(docs, workspace=args.workspace, record=args.record)
     text = render_markdown(gate)
-    if args.sarif is not None:
-        write_merged_sarif(args.sarif, docs)
+    # the append first: it can fail half way (a full device); a failed atomic write leaves nothing
     if args.markdown is not None:
-        append_summary(args.markdown, text)
+        with writing("--markdown", args.markdown):
+            append_summary(args.markdown, text)
+    if args.sarif is not None:
+        with writing("--sarif", args.sarif):
+            write_merged_sarif(args.sarif, docs)
     sys.stdout.write(dump_json(gate) if args.json else text)
     return 0 if gate["verdict"] == "READY" else 1

@@ -3,9 +3,11 @@ tree the commit will hold (pre-commit stashes unstaged changes before a hook run
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
+from aidlc_review.errors import InvalidInput
 from aidlc_review.hooks.units import recorded_units
 from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.sensors import run_sensors
@@ -25,7 +27,7 @@ def sensors_on_staged(
 ) -> dict[str, list[CheckResult]]:
     """``{unit: results}``: each unit's sensors on the staged files that unit claims."""
     manifests = pick_manifests(load_sensor_manifests(harness), sensors or COMMIT_SENSORS)
-    wanted = {Path(name).as_posix() for name in staged}
+    wanted = {workspace_relative(workspace, name) for name in staged}
     results: dict[str, list[CheckResult]] = {}
     for unit, manifest in recorded_units(workspace, None).items():
         claimed = claimed_files(read_source_manifest(manifest, workspace), workspace)
@@ -34,3 +36,20 @@ def sensors_on_staged(
             progress(f"{unit}: {len(chosen)} staged claimed file(s)")
             results[unit] = run_sensors(workspace, chosen, manifests, progress=progress)
     return results
+
+
+def workspace_relative(workspace: Path, name: str) -> str:
+    """A staged file as the manifests name it: relative to the workspace (pre-commit passes
+    relative names; a person may pass absolute ones). Outside the workspace is bad input:
+    no unit can claim it, and matching nothing would pass the hook silently."""
+    root = workspace.resolve()
+    path = Path(os.path.normpath(name))
+    if path.is_absolute():
+        path = path.parent.resolve() / path.name  # the folders as the workspace's; not the file
+        inside = path.is_relative_to(root)
+        path = path.relative_to(root) if inside else path
+    else:
+        inside = path.parts[:1] != ("..",)
+    if not inside:
+        raise InvalidInput(f"{name}: not inside the workspace {root}")
+    return path.as_posix()

@@ -1,24 +1,42 @@
-"""The verify hook's work: every reviewed unit's freshness, on the tree the commit will hold
-(pre-commit stashes unstaged changes before a hook runs). It runs on every commit, so it
-imports the receipt check only, never the sensors."""
+"""The verify hook's work: every reviewed unit's review, proven on the tree the commit will
+hold (pre-commit stashes unstaged changes before a hook runs). A unit counts as reviewed
+when its record has a review in it (findings, a receipt or the engine's baseline) even if
+the commit deletes its findings document or its source manifest: deleting the record of a
+review is not a way past it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from aidlc_review.hooks.units import recorded_units
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.verify import verify_review
+from aidlc_review.review.paths import ENGINE_DIR, STAGE, RecordPaths, default_record
+from aidlc_review.review.proof import prove_unit
+from aidlc_review.review.seal import ForgedState
+from aidlc_review.review.verify import proof_reasons
 
 
 def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
-    """``{unit: reasons}`` for each reviewed unit whose receipt no longer holds."""
+    """``{unit: reasons}`` for each reviewed unit whose review no longer holds."""
     stale: dict[str, list[str]] = {}
-    for unit in recorded_units(workspace, record):
+    for unit in sorted(set(recorded_units(workspace, record)) | reviewed_units(workspace, record)):
         paths = RecordPaths.resolve(workspace, unit, record, None)
-        if not paths.findings.is_file():
+        try:
+            proof = prove_unit(paths)
+        except ForgedState as exc:
+            stale[unit] = [str(exc)]
+            continue
+        if not proof.recorded and not proof.stale:
             continue  # not reviewed yet: code generation is still going on
-        reasons = verify_review(workspace, unit, record)
+        reasons = proof_reasons(paths, proof, ready=False)
         if reasons:
             stale[unit] = reasons
     return stale
+
+
+def reviewed_units(workspace: Path, record: Path | None) -> set[str]:
+    """Units with a review in the record: a code-review folder or the engine's state."""
+    base = record or default_record(workspace)
+    folders = [*base.glob(f"construction/*/{STAGE}"), *base.glob(f"{ENGINE_DIR}/{STAGE}/*")]
+    return {f.parent.name if f.name == STAGE else f.name for f in folders if f.is_dir()} - {
+        "_stage"
+    }

@@ -28,7 +28,12 @@ from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.store import load_receipt, load_unit_document, save_document
+from aidlc_review.review.store import (
+    load_receipt,
+    load_unit_document,
+    save_document,
+    set_aside_foreign,
+)
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verdict import READY
@@ -88,6 +93,18 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
     return outcome_of(doc, paths)
 
 
+def own_history(paths: RecordPaths, say: Progress) -> FindingsDocument:
+    """The unit's history this machine sealed, else a new one; a document written
+    elsewhere (or planted before the first pass) is set aside, never built on."""
+    moved = set_aside_foreign(paths)
+    if moved is not None:
+        say(
+            f"{paths.display(paths.findings)}: not written by aidlc-review on this machine; "
+            f"set aside as {paths.display(moved)}; this review starts its own history"
+        )
+    return load_with_waivers(paths, date.today()) or engine.new_document(paths.unit)
+
+
 def outcome_of(doc: FindingsDocument, paths: RecordPaths) -> ReviewOutcome:
     return ReviewOutcome(
         verdict=doc.verdict,
@@ -104,7 +121,7 @@ def _review_loop(
     ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float, say: Progress
 ) -> FindingsDocument:
     paths = ctx.paths
-    doc = load_with_waivers(paths, date.today()) or engine.new_document(paths.unit)
+    doc = own_history(paths, say)
     if _settled(ctx, doc, repairer, say):
         return doc
     if _retry_reviewer(ctx, doc):

@@ -32,7 +32,7 @@ from aidlc_review.review.report import tool_label
 from aidlc_review.review.source_manifest import SourceManifest, claimed_files, read_source_manifest
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.verdict import NOT_READY, READY, decide
-from aidlc_review.review.waivers import in_force
+from aidlc_review.review.waivers import waived_prints
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
 from aidlc_review.severity import blocks
@@ -150,10 +150,14 @@ def check_answer(
     )
 
 
+def sensor_observations(results: list[CheckResult]) -> list[Observation]:
+    return [_sensor_observation(r, f) for r in results for f in r.findings]
+
+
 def observations(
     gathered: Gathered, answer: AnswerCheck, known: set[str] | None = None
 ) -> list[Observation]:
-    seen = [_sensor_observation(r, f) for r in gathered.results for f in r.findings]
+    seen = sensor_observations(gathered.results)
     seen += [_drift_observation(path, reason) for path, reason in gathered.drift]
     seen += [_unreadable_observation(p, why) for p, why in gathered.frozen.unreadable.items()]
     seen += [_quoted_observation(q) for q in answer.quoted if q.scan_hash not in (known or set())]
@@ -205,7 +209,7 @@ def conclude(
     item = Pass(
         attempt=attempt,
         number=number,  # type: ignore[call-arg]  # "pass" is the alias
-        verdict=decide(findings, in_force(doc, date.today())),
+        verdict=decide(findings, waived_prints(doc, findings, date.today())),
         source_fingerprint=gathered.frozen.fingerprint,
         reviewer=reviewer,
         findings=findings,
@@ -221,6 +225,7 @@ def conclude(
         passes=passes,
         checks=checks,
         baseline_digest=gathered.baseline.digest,
+        waivers=doc.waivers,
     )
     return doc.model_copy(
         update={"passes": passes, "verdict": item.verdict, "checks": checks, "receipt": receipt}

@@ -14,8 +14,12 @@ from aidlc_review.review.source_manifest import (
 )
 
 
-def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:
-    """``[]`` when fresh; otherwise one ``path: what changed`` line per problem, sorted."""
+def stale_reasons(paths: RecordPaths, receipt: Receipt | None, drift: bool = True) -> list[str]:
+    """``[]`` when fresh; otherwise one ``path: what changed`` line per problem, sorted.
+
+    ``drift=False`` for a receipt this machine did not issue: its stage-entry baseline is
+    the other machine's, so unclaimed changes are not checked here (``review.proof`` says so).
+    """
     if receipt is None and paths.receipt.is_file():
         return [
             f"{paths.display(paths.receipt)}: not sealed by aidlc-review on this machine "
@@ -25,7 +29,8 @@ def stale_reasons(paths: RecordPaths, receipt: Receipt | None) -> list[str]:
         return [f"{paths.display(paths.findings)}: no receipt; run `aidlc-review review run` first"]
     reasons = _manifest_reasons(paths, receipt)
     reasons += _claimed_reasons(paths, receipt)
-    reasons += _unclaimed_reasons(paths, receipt)
+    if drift:
+        reasons += _unclaimed_reasons(paths, receipt)
     return sorted(set(reasons))
 
 

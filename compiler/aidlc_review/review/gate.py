@@ -7,7 +7,7 @@ decision records when (UTC) and who (``--by``, else git's user.email, else the O
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,9 @@ from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, GateDecision
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.store import load_unit_document, save_document
+from aidlc_review.review.proof import Proof, prove_unit
+from aidlc_review.review.store import read_recorded, save_document
 from aidlc_review.review.verdict import READY
-from aidlc_review.review.verify import verify_review
 from aidlc_review.review.waivers import with_waivers
 
 DECISIONS = ("approve", "request-changes")
@@ -38,6 +38,7 @@ class GateOutcome:
     next_attempt: int
     verdict: str
     open_findings: list[dict[str, Any]]
+    waived: list[str] = field(default_factory=list)  # ids of open findings a waiver covers
 
 
 def decide_gate(
@@ -49,21 +50,19 @@ def decide_gate(
     record: Path | None = None,
     manifest: Path | None = None,
     by: str | None = None,
+    harness: Path | None = None,
 ) -> GateOutcome:
     if decision not in DECISIONS:
         raise InvalidInput(f"gate decision {decision!r}: must be one of {', '.join(DECISIONS)}")
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     with unit_lock(paths, lambda _: None):
-        doc = load_unit_document(paths)
-        if doc is None:
-            raise GateRefused(
-                f"{paths.display(paths.findings)}: no review to decide on; "
-                "run `aidlc-review review run` first"
-            )
+        doc = _own_document(paths)
         attempt = doc.attempt
         stamp = {"at": utc_now(), "by": decider(paths.workspace, by)}
+        waived: list[str] = []
         if decision == "approve":
-            doc = _approved(doc, paths, note, stamp)
+            proof = prove_unit(paths, harness=harness)
+            doc, waived = _approved(doc, paths, proof, note, stamp), sorted(proof.waived)
         else:
             doc = _changes_requested(doc, note, stamp)
         save_document(paths, doc)
@@ -73,11 +72,33 @@ def decide_gate(
         doc.attempt,
         doc.verdict,
         [f.model_dump(mode="json") for f in doc.open_findings()],
+        waived,
     )
 
 
+def _own_document(paths: RecordPaths) -> FindingsDocument:
+    """The document a decision is recorded in: only one this machine's engine sealed (a
+    decision saved into a document from elsewhere would seal what nobody proved)."""
+    shown = paths.display(paths.findings)
+    found = read_recorded(paths)
+    if found is None:
+        raise GateRefused(f"{shown}: no review to decide on; run `aidlc-review review run` first")
+    if not found.sealed_here:
+        raise GateRefused(
+            f"{shown}: not written by aidlc-review on this machine (a teammate's, CI's or a "
+            "merged worktree's record); a gate decides only on a review made here: run "
+            "`aidlc-review review run` (it sets that record aside), or `review verify --ready` "
+            "to check it"
+        )
+    return found.doc
+
+
 def _approved(
-    doc: FindingsDocument, paths: RecordPaths, note: str | None, stamp: dict[str, str]
+    doc: FindingsDocument,
+    paths: RecordPaths,
+    proof: Proof,
+    note: str | None,
+    stamp: dict[str, str],
 ) -> FindingsDocument:
     doc = with_waivers(doc, date.today())  # an expired waiver blocks again
     if doc.receipt is None or doc.receipt.attempt != doc.attempt:
@@ -85,22 +106,18 @@ def _approved(
             f"{paths.display(paths.findings)}: attempt {doc.attempt} has no "
             "receipt to approve; run `aidlc-review review run` first"
         )
-    stale = verify_review(paths.workspace, paths.unit, paths.record, paths.manifest)
-    if stale:
-        lines = "\n".join(f"  {reason}" for reason in stale)
+    if proof.reasons:
+        lines = "\n".join(f"  {reason}" for reason in proof.reasons)
         raise GateRefused(
             f"approval refused: the review no longer matches the source:\n{lines}\n"
             "run `aidlc-review review run` again (or request changes)"
         )
-    if doc.verdict != READY:
-        lines = "\n".join(
-            f"  {f.id} {f.severity} {f.path}: {f.finding}"
-            for f in doc.open_findings()
-            if f.blocking
-        )
+    if proof.verdict != READY:
+        lines = "\n".join(f"  {f.id} {f.severity} {f.path}: {f.finding}" for f in proof.blocking)
         raise GateRefused(
-            f"approval refused: the verdict is {doc.verdict}; open blocking findings:\n{lines}\n"
-            "repair and run `aidlc-review review run` again, or request changes"
+            f"approval refused: the verdict recomputed now is {proof.verdict}; open blocking "
+            f"findings:\n{lines}\nrepair and run `aidlc-review review run` again, or request "
+            "changes"
         )
     if any(g.attempt == doc.attempt and g.decision == "approve" for g in doc.gate):
         return doc

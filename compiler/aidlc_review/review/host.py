@@ -27,7 +27,7 @@ from aidlc_review.review import engine
 from aidlc_review.review.agent_text import scrub_check
 from aidlc_review.review.agents import scrub_line
 from aidlc_review.review.answer import validate_answer
-from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of
+from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of, own_history
 from aidlc_review.review.brief import reviewer_brief, write_brief
 from aidlc_review.review.envelope import Unwrapped, unwrap
 from aidlc_review.review.freeze import Frozen, freeze_unit
@@ -82,7 +82,7 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
     ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
     engine.read_manifest(ctx)
     with unit_lock(paths, say):
-        doc = load_unit_document(paths) or engine.new_document(paths.unit)
+        doc = own_history(paths, say)
         number = len(doc.attempt_passes()) + 1
         if number > ctx.budget:
             raise InvalidInput(

@@ -10,13 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from aidlc_review.review.freeze import Frozen, digest_of
-from aidlc_review.review.models import Check, Pass, Receipt, SensorVersion
+from aidlc_review.review.models import Check, Pass, Receipt, SensorVersion, Waiver
 
 
-def findings_digest(passes: Sequence[Pass]) -> str:
-    """The passes as reviewed, without their audit times: the same review of the same bytes
-    gives the same digest (the findings document itself is sealed, times included)."""
-    return digest_of([p.model_dump(mode="json", by_alias=True, exclude={"at"}) for p in passes])
+def findings_digest(passes: Sequence[Pass], waivers: Sequence[Waiver] = ()) -> str:
+    """The passes as reviewed, without their audit times, and the waivers recorded: the
+    same review of the same bytes gives the same digest (the findings document itself is
+    sealed, times included). A waiver changes the digest, so one written into the document
+    by hand no longer matches its receipt."""
+    reviewed = [p.model_dump(mode="json", by_alias=True, exclude={"at"}) for p in passes]
+    if not waivers:
+        return digest_of(reviewed)  # the form receipts had before waivers were digested
+    return digest_of({"passes": reviewed, "waivers": [w.model_dump(mode="json") for w in waivers]})
 
 
 def issue_receipt(
@@ -27,6 +32,7 @@ def issue_receipt(
     passes: Sequence[Pass],
     checks: Sequence[Check],
     baseline_digest: str,
+    waivers: Sequence[Waiver] = (),
 ) -> Receipt:
     last = passes[-1]
     sensors = [
@@ -43,6 +49,16 @@ def issue_receipt(
         files=dict(frozen.files),
         unit_source_fingerprint=frozen.fingerprint,
         sensors=sensors,
-        findings_digest=findings_digest(passes),
+        findings_digest=findings_digest(passes, waivers),
         baseline_digest=baseline_digest,
     )
+
+
+def with_waivers_digested(
+    receipt: Receipt | None, passes: Sequence[Pass], waivers: Sequence[Waiver]
+) -> Receipt | None:
+    """The receipt bound again to the document's passes and its waivers (after ``review
+    waive``): what it certifies about the bytes is unchanged."""
+    if receipt is None:
+        return None
+    return receipt.model_copy(update={"findings_digest": findings_digest(passes, waivers)})

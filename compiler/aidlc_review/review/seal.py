@@ -81,18 +81,25 @@ def check_seal(paths: RecordPaths, target: Path, data: bytes) -> None:
 
 
 def is_sealed(paths: RecordPaths, target: Path, data: bytes) -> bool:
-    """True when sealed here; False when this machine never sealed ``target`` (a receipt
-    committed elsewhere); ``ForgedState`` when a seal exists and the bytes do not match."""
+    """True when this machine's engine sealed ``data`` for ``target`` in this workspace.
+
+    ``ForgedState`` when this machine sealed ``target`` here once and the bytes or the seal
+    no longer match (deleting or replacing a seal never turns a file this engine wrote
+    into one "from elsewhere"); False when it never did: a file written elsewhere (a
+    teammate's, CI's, a copied or merged workspace), which proves nothing by itself.
+    """
     try:
         recorded = _seal_path(paths, target).read_text(encoding="ascii").split()
     except FileNotFoundError:
-        return False
+        recorded = []
     except (OSError, UnicodeDecodeError):
         recorded = []
     mac = _mac(paths, target, data)
-    if not any(hmac.compare_digest(line, mac) for line in recorded):
+    if any(hmac.compare_digest(line, mac) for line in recorded):
+        return True
+    if was_sealed(paths, target):
         _refuse(paths, target)
-    return True
+    return False
 
 
 def _refuse(paths: RecordPaths, target: Path) -> NoReturn:
@@ -109,7 +116,10 @@ def _seal_path(paths: RecordPaths, target: Path) -> Path:
 
 
 def _mac(paths: RecordPaths, target: Path, data: bytes) -> str:
-    message = b"aidlc-review seal v1\0" + paths.display(target).encode() + b"\0" + data
+    # bound to the workspace too: seals copied from a scratch copy the agent reviewed on
+    # this machine (same key, same relative path) do not vouch for a planted document
+    where = f"{paths.workspace.resolve()}\0{paths.display(target)}".encode()
+    message = b"aidlc-review seal v2\0" + where + b"\0" + data
     return hmac.new(_key(paths.workspace), message, hashlib.sha256).hexdigest()
 
 

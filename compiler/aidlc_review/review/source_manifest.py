@@ -2,7 +2,9 @@
 
 Written by code-generation, read here for the review. Every claim is checked to
 name something that exists inside the workspace, so nothing downstream (hashing,
-sensors, the reviewer brief) can be pointed at a file outside it, symlinks included.
+sensors, the reviewer brief) can be pointed at a file outside it, symlinks included,
+nor at git's own files (``.git/config``, ``sub/.git/hooks/x``). A claimed name that holds
+a secret is refused too: claimed paths are quoted in findings, reports and on stdout.
 """
 
 from __future__ import annotations
@@ -85,7 +87,10 @@ class _Write(BaseModel):
     @field_validator("path", "repo")
     @classmethod
     def _relative(cls, value: str | None) -> str | None:
-        return None if value is None else _check_relative(value)
+        if value is None:
+            return None
+        _check_no_secret(value)  # first: every other message quotes the value
+        return _check_relative(value)
 
 
 class ManifestFile(BaseModel):
@@ -137,6 +142,8 @@ def _checked_claim(claim: Claim, where: str, root: Path) -> Claim:
     resolved = (root / claim.relative).resolve()
     if not resolved.is_relative_to(root):
         raise _Refusal(f"{where}.path", f"{claim.relative!r} resolves outside the workspace")
+    if _in_git_dir(resolved.relative_to(root).parts):
+        raise _Refusal(f"{where}.path", f"{claim.relative!r} resolves into a .git directory")
     if claim.is_dir and not resolved.is_dir():
         raise _Refusal(
             f"{where}.path", f"{claim.relative + '/'!r} is not a directory in the workspace"
@@ -162,7 +169,24 @@ def _check_relative(value: str) -> str:
         raise ValueError(f"must not contain '..', got {value!r}")
     if "" in parts or "." in parts:
         raise ValueError(f"must be a normalised path (no '//' or './'), got {value!r}")
+    if _in_git_dir(parts):
+        raise ValueError(f"must not name git's own files (a .git component), got {value!r}")
     return value
+
+
+def _in_git_dir(parts: tuple[str, ...] | list[str]) -> bool:
+    """A ``.git`` component (any case: macOS and Windows fold it) is git's, never source."""
+    return any(part.casefold() == ".git" for part in parts)
+
+
+def _check_no_secret(value: str) -> None:
+    """A claimed name is shown everywhere the review reports; one holding a secret is
+    refused naming only detect-secrets' marker for it, never the value."""
+    from aidlc_review.sensors.redact import scrub  # detect-secrets: only when a manifest is read
+
+    shown, _ = scrub(value)
+    if shown != value:  # a secret, or a name too slow to check (never let through)
+        raise ValueError(f"names a secret ({shown}); rename it so no secret is in its path")
 
 
 def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from aidlc_review.fsio import dump_json, write_atomic
-from aidlc_review.review.git_drift import committed_as_is
+from aidlc_review.fsio import dump_json, sha256_bytes, write_atomic
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.report import render_report
-from aidlc_review.review.seal import check_seal, is_sealed, seal, settle, unseal, was_sealed
+from aidlc_review.review.seal import is_sealed, seal, settle, unseal
 from aidlc_review.typed_load import parse_json
+
+SET_ASIDE = "set-aside"
 
 
 def load_document(path: Path) -> FindingsDocument | None:
@@ -20,24 +22,58 @@ def load_document(path: Path) -> FindingsDocument | None:
     return parse_json(FindingsDocument, path.read_bytes(), str(path))
 
 
-def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
-    """The unit's findings document, refused (``ForgedState``) when an agent rewrote it.
+@dataclass(frozen=True)
+class Recorded:
+    """The unit's findings document and where it came from: ``sealed_here`` when this
+    machine's engine wrote it (its seal matches); otherwise it was written elsewhere (a
+    teammate, CI, a worktree merged in) and proves nothing by itself."""
 
-    The document holds the verdict and the waivers, so it decides approval: it is
-    sealed like the receipt. Once this machine sealed it (a marker beside the key, out of
-    the agents' reach) or reviewed the unit (a baseline exists), its seal is required,
-    unless the document is exactly what HEAD has committed (a worktree made again from the
-    record's commit); a document reviewed elsewhere and committed has none here.
+    doc: FindingsDocument
+    sealed_here: bool
+    raw: bytes
+
+
+def read_recorded(paths: RecordPaths) -> Recorded | None:
+    """The unit's findings document with its provenance, or None when there is none.
+
+    ``ForgedState`` when its seal does not match, or when this machine sealed it once and
+    the seal is gone (deleting a seal never turns a document into one "from elsewhere").
+    A document this machine never sealed is returned with ``sealed_here=False``: there
+    is no first-pass and no "committed as is" exemption; callers prove it from the bytes
+    (``review.proof``) or set it aside (``set_aside_foreign``), never load it as history.
     """
     if not paths.findings.is_file():
         return None
     raw = paths.findings.read_bytes()  # once: the bytes parsed are the bytes whose seal counts
     doc = parse_json(FindingsDocument, raw, str(paths.findings))
-    sealed = is_sealed(paths, paths.findings, raw)  # ForgedState when it does not match
-    required = paths.baseline.is_file() or was_sealed(paths, paths.findings)
-    if required and not sealed and not committed_as_is(paths.workspace, paths.findings, raw):
-        check_seal(paths, paths.findings, raw)  # refuses: the seal is gone
-    return doc
+    sealed = is_sealed(paths, paths.findings, raw)  # ForgedState when sealed here once
+    return Recorded(doc, sealed, raw)
+
+
+def load_unit_document(paths: RecordPaths) -> FindingsDocument | None:
+    """The unit's findings document as history this machine can build on: only one its
+    own engine sealed. A document written elsewhere is None here (see ``read_recorded``)."""
+    found = read_recorded(paths)
+    return found.doc if found is not None and found.sealed_here else None
+
+
+def set_aside_foreign(paths: RecordPaths) -> Path | None:
+    """Move a findings document this machine never sealed out of the way (into the unit's
+    engine dir, named by its digest) so a new review starts its own history and nothing
+    is lost; returns where it went, or None when there was nothing to set aside."""
+    found = read_recorded(paths)
+    if found is None or found.sealed_here:
+        return None
+    digest = sha256_bytes(found.raw).removeprefix("sha256:")[:16]
+    target = paths.engine / SET_ASIDE / f"code-review-findings.{digest}.json"
+    write_atomic(target, found.raw)
+    paths.findings.unlink()
+    if paths.baseline.is_file():  # the other machine's stage entry, not this one's
+        baseline = paths.baseline.read_bytes()
+        if not is_sealed(paths, paths.baseline, baseline):
+            write_atomic(target.with_name(f"baseline.{digest}.json"), baseline)
+            paths.baseline.unlink()
+    return target
 
 
 def document_json(doc: FindingsDocument) -> str:

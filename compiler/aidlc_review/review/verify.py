@@ -1,18 +1,17 @@
-"""Does a unit's receipt still hold? Only what that question needs is imported here: the
-pre-commit hook and CI ask it on every commit, and must not pay for the review's agents,
-sensors or templates."""
+"""``review verify``: the one verification (``review.proof``) as ``path: reason`` lines.
+
+The pre-commit hook, CI and Bolt ask it too. It recomputes: the claimed bytes against the
+receipt, the sensors on them (cached by content), the verdict from the findings and the
+waivers in force; a stored verdict or digest that disagrees is a reason, never an answer.
+"""
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
-from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.receipt import findings_digest
-from aidlc_review.review.store import load_receipt, load_unit_document
+from aidlc_review.review.proof import Proof, prove_unit
 from aidlc_review.review.verdict import READY
-from aidlc_review.review.waivers import with_waivers
 
 
 def verify_review(
@@ -21,20 +20,26 @@ def verify_review(
     record: Path | None = None,
     manifest: Path | None = None,
     ready: bool = False,
+    harness: Path | None = None,
 ) -> list[str]:
-    """Why the unit's receipt no longer holds (``path: reason`` lines); ``[]`` when fresh.
+    """Why the unit's review does not hold (``path: reason`` lines); ``[]`` when it does.
 
-    ``ready``: a verdict other than READY is a reason too (for merge checks)."""
+    ``ready``: a recomputed verdict other than READY is a reason too (for merge checks)."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    receipt = load_receipt(paths)
-    reasons = stale_reasons(paths, receipt)
-    doc = load_unit_document(paths)
-    doc = with_waivers(doc, date.today()) if doc is not None else None
-    if receipt is not None and (
-        doc is None or findings_digest(doc.passes) != receipt.findings_digest
-    ):
-        reasons.append(f"{paths.display(paths.findings)}: findings changed since the receipt")
-    if ready and (doc is None or doc.verdict != READY):
-        verdict = "not reviewed" if doc is None else f"the verdict is {doc.verdict}"
-        reasons.append(f"{paths.display(paths.findings)}: {verdict}, not READY")
+    return proof_reasons(paths, prove_unit(paths, harness=harness), ready)
+
+
+def proof_reasons(paths: RecordPaths, proof: Proof, ready: bool) -> list[str]:
+    reasons = list(proof.reasons)
+    if not proof.recorded and not reasons and ready:
+        reasons.append(f"{paths.display(paths.findings)}: not reviewed, not READY")
+    elif proof.recorded and proof.verdict != READY and (ready or proof.claimed == READY):
+        # a record that says READY when the bytes say otherwise does not hold either
+        reasons.append(_not_ready(paths, proof))
     return sorted(reasons)
+
+
+def _not_ready(paths: RecordPaths, proof: Proof) -> str:
+    open_ = ", ".join(f"{f.id} {f.severity}" for f in proof.blocking) or "no receipt"
+    shown = paths.display(paths.findings)
+    return f"{shown}: the verdict recomputed now is {proof.verdict} ({open_}), not READY"

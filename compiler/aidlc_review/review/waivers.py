@@ -13,6 +13,7 @@ from datetime import date
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.harness.breadcrumbs import did_you_mean
 from aidlc_review.review.models import Finding, FindingsDocument, Waiver
+from aidlc_review.review.receipt import with_waivers_digested
 from aidlc_review.review.verdict import decide
 from aidlc_review.waiver_rule import holds, refusal
 
@@ -28,13 +29,30 @@ def in_force(doc: FindingsDocument, today: date) -> dict[str, Waiver]:
     return {w.fingerprint: w for w in doc.waivers if holds(w.expires, today)}
 
 
+def honoured(findings: list[Finding], held: dict[str, Waiver]) -> dict[str, Waiver]:
+    """The waivers of ``held`` that cover one of ``findings`` of a class that may be waived.
+
+    The not-waivable rule is applied here, where the verdict is decided, not only when a
+    waiver is recorded: a waiver written into the document on a secret counts for nothing.
+    """
+    waivable = {
+        f.fingerprint for f in findings if refusal(f.severity, f.category, f.check, f.rule) is None
+    }
+    return {fingerprint: w for fingerprint, w in held.items() if fingerprint in waivable}
+
+
+def waived_prints(doc: FindingsDocument, findings: list[Finding], today: date) -> set[str]:
+    """Fingerprints among ``findings`` a waiver of ``doc`` that holds ``today`` covers."""
+    return set(honoured(findings, in_force(doc, today)))
+
+
 def with_waivers(doc: FindingsDocument, today: date) -> FindingsDocument:
     """The document with its verdict decided again under the waivers that hold ``today``
     (an expired waiver blocks again). Unchanged when this attempt has no reviewed pass."""
     current = doc.attempt_passes()
     if not current or doc.receipt is None or doc.receipt.attempt != doc.attempt:
         return doc
-    verdict = decide(current[-1].findings, in_force(doc, today))
+    verdict = decide(current[-1].findings, waived_prints(doc, current[-1].findings, today))
     return doc if verdict == doc.verdict else doc.model_copy(update={"verdict": verdict})
 
 
@@ -63,8 +81,9 @@ def add_waiver(
         on=today,
         expires=expires,
     )
-    kept = [w for w in doc.waivers if w.fingerprint != finding.fingerprint]
-    return with_waivers(doc.model_copy(update={"waivers": [*kept, waiver]}), today)
+    waivers = [*(w for w in doc.waivers if w.fingerprint != finding.fingerprint), waiver]
+    receipt = with_waivers_digested(doc.receipt, doc.passes, waivers)
+    return with_waivers(doc.model_copy(update={"waivers": waivers, "receipt": receipt}), today)
 
 
 def _open_finding(doc: FindingsDocument, finding_id: str) -> Finding:
@@ -83,6 +102,6 @@ def _open_finding(doc: FindingsDocument, finding_id: str) -> Finding:
 
 def waived_finding_ids(doc: FindingsDocument, today: date) -> dict[str, Waiver]:
     """``{finding id: waiver}`` for the open findings of the last pass a waiver covers."""
-    held = in_force(doc, today)
     last = doc.latest.findings if doc.latest else []
+    held = honoured(last, in_force(doc, today))
     return {f.id: held[f.fingerprint] for f in last if f.status == "open" and f.fingerprint in held}

@@ -3,21 +3,25 @@
 ``test-command``, ``coverage-threshold``, ``base-revision`` and ``brief-diff-bytes``; a
 ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
 is an error with "did you mean" (``test-comand`` would otherwise silently skip
-coverage), and every breadcrumb names the file, its line and the key.
+coverage), and every breadcrumb names the file, its line and the key. What can be checked
+when the file is read is checked then: a command string must split as a shell would split
+it, and a ``base-revision`` must name a commit git knows.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from aidlc_review.errors import InvalidInput
-from aidlc_review.typed_load import show, validate
+from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.review.git_drift import resolve_base
+from aidlc_review.typed_load import key_path, show, validate
 
 TABLE = "[tool.aidlc-review]"
 
@@ -47,6 +51,10 @@ class _Settings(BaseModel):
         if isinstance(value, list) and value and all(isinstance(a, str) for a in value):
             return value
         if isinstance(value, str) and value.strip():
+            try:
+                shlex.split(value)  # as the sensor will run it: refused now, not mid-review
+            except ValueError as exc:
+                raise ValueError(f"cannot split: {exc}") from None
             return value
         raise ValueError(f"must be a command or a non-empty list of strings, got {show(value)}")
 
@@ -121,13 +129,33 @@ def load_settings(workspace: Path) -> WorkspaceSettings:
     table = data.get("tool", {}).get("aidlc-review", {})
     if not isinstance(table, dict):
         raise InvalidInput(f"{pyproject}: {TABLE}: must be a table")
-    return validate(
+    settings = validate(
         WorkspaceSettings,
         table,
         str(pyproject),
         line_of=lambda loc: toml_line(text, loc),
         root=TABLE,
     )
+    _check_revisions(settings, workspace, str(pyproject), text)
+    return settings
+
+
+def _check_revisions(settings: WorkspaceSettings, workspace: Path, shown: str, text: str) -> None:
+    """Every ``base-revision`` names a commit (outside git there is nothing to check)."""
+    found = []
+    tables: list[tuple[tuple[str, ...], _Settings]] = [((), settings)]
+    tables += [(("units", unit), own) for unit, own in settings.units.items()]
+    for where, table in tables:
+        if table.base_revision is None:
+            continue
+        try:
+            resolve_base(workspace, table.base_revision)
+        except InvalidInput:
+            loc = (*where, "base-revision")
+            message = f"{table.base_revision!r} is not a commit in {workspace}"
+            found.append(Diagnostic(shown, toml_line(text, loc), key_path(loc, TABLE), message))
+    if found:
+        raise ValidationFailed(found)
 
 
 def toml_line(text: str, loc: tuple[str | int, ...]) -> int:

@@ -1,6 +1,8 @@
 """linter: ``ruff check`` with JSON output on the claimed files, violations mapped to findings.
 
-A finding quotes ruff's message with its rule code and ruff's URL for the rule.
+A finding quotes ruff's message with its rule code and ruff's URL for the rule. Every
+claimed ``.py`` file is also compiled by CPython (``python_compile``): one it cannot
+compile is a major ``syntax-error`` finding, unless ruff already reported that defect.
 
 The workspace's ruff configuration applies unchanged; ``--no-fix`` keeps the
 source untouched and ruff's cache is kept out of the workspace.
@@ -15,6 +17,7 @@ from aidlc_review.sensors.context import (
     run_file_local,
     select_tool,
 )
+from aidlc_review.sensors.python_compile import PARSER, compile_finding
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.ruff_check import check_batch
 from aidlc_review.sensors.tools import shown_command
@@ -29,11 +32,16 @@ def run(ctx: SensorContext) -> CheckResult:
     argv = ruff_argv(tool)
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
-        return check_batch(ctx, argv, batch)
+        found = check_batch(ctx, argv, batch)
+        for path in batch:
+            failure = compile_finding(ctx, path, found.get(path, []))
+            if failure is not None:
+                found.setdefault(path, []).append(failure)
+        return found
 
-    findings = run_file_local(
-        ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool, CONFIG_FILES, check
-    )
+    # cached with ruff's findings: the compile check's answer depends on the interpreter too
+    key = (tool.spec.model_dump(), tool.version, PARSER)
+    findings = run_file_local(ctx, key, tool.spec.tool, CONFIG_FILES, check)
     return judged(
         ctx.name,
         findings,

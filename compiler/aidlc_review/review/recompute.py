@@ -1,0 +1,98 @@
+"""The deterministic layer run again at a gate: the sensors on the claimed bytes as they are.
+
+A findings document says what the sensors found when it was written; a gate does not take
+its word for it. The unit's sensors run again on exactly the files the receipt binds
+(their per-file results are cached by content, so this costs little right after a pass),
+and the recorded ledger is merged with what they report now, as a pass would merge it:
+a sensor finding the record dropped or understated comes back open, the reviewer's
+findings and the runtime's own (unclaimed changes, an unavailable reviewer) stay as
+recorded. What the record does not hold open but the sensors do is named, so a forged
+document is refused for a reason a person can check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aidlc_review.review.ledger import merge
+from aidlc_review.review.models import Finding, FindingsDocument, Receipt
+from aidlc_review.review.observation import Observation
+from aidlc_review.review.paths import RecordPaths
+
+# Its subject is the findings document itself, which ``review.consistency`` checks.
+SELF_CHECK = "findings-schema"
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    findings: list[Finding]  # the recorded ledger merged with the sensors' findings now
+    understated: list[str]  # ``path: ...`` for each blocking finding the record does not hold
+    not_run: list[str] = field(default_factory=list)  # ``check: why`` for sensors skipped here
+
+
+def recompute_findings(
+    paths: RecordPaths,
+    doc: FindingsDocument,
+    receipt: Receipt,
+    harness: Path | None,
+    base_revision: str | None,
+) -> Recomputed:
+    from aidlc_review.review.engine import sensor_observations
+    from aidlc_review.review.unit import UnitContext
+    from aidlc_review.sensors import run_sensors
+
+    ctx = UnitContext.load(paths, harness, "gated", base_revision)
+    settings = ctx.sensor_settings()
+    base = base_revision or settings.get("base_revision")
+    if base:
+        settings["base_revision"] = base
+    files = sorted(receipt.files)
+    sensors = [m for m in ctx.sensors if m.id != SELF_CHECK]
+    results = run_sensors(paths.workspace, files, sensors, settings=settings)
+    last = doc.attempt_passes()[-1]
+    skipped = {r.name: r.reason or "skipped" for r in results if r.status == "skipped"}
+    seen = sensor_observations([r for r in results if r.name not in skipped])
+    again = merge_recomputed(
+        last.findings, seen, doc.attempt, last.number, set(files), {*skipped, SELF_CHECK}
+    )
+    not_run = [
+        f"{name}: not run here ({why}): its recorded findings stand"
+        for name, why in sorted(skipped.items())
+    ]
+    return Recomputed(again.findings, again.understated, not_run)
+
+
+def merge_recomputed(
+    recorded: list[Finding],
+    seen: list[Observation],
+    attempt: int,
+    number: int,
+    reviewed: set[str],
+    not_run: Collection[str] = (),
+) -> Recomputed:
+    """The pure half: ``recorded`` merged with this run's sensor observations ``seen``.
+
+    What nothing here re-examined stands as recorded: the runtime's findings (unclaimed
+    changes, an unavailable reviewer) and those of sensors in ``not_run`` (skipped here, a
+    tool missing: their silence proves nothing)."""
+    merged = merge(recorded, seen, attempt, number, reviewed=reviewed, resolved={})
+    before = {f.id: f for f in recorded}
+    merged = [
+        before[f.id] if f.id in before and _stands(before[f.id], not_run) else f for f in merged
+    ]
+    understated = [
+        f"{f.path or '(unit)'}: recomputed now, {f.check or f.source} reports {f.rule or ''}"
+        f" ({f.severity}): {f.finding}; the record does not hold it open"
+        for f in merged
+        if f.blocking and not (f.id in before and before[f.id].blocking)
+    ]
+    return Recomputed(merged, understated)
+
+
+def _stands(finding: Finding, not_run: Collection[str]) -> bool:
+    if finding.source == "runtime":
+        return True
+    checks = set(finding.checks or ([finding.check] if finding.check else []))
+    return finding.source == "sensor" and bool(checks) and checks <= set(not_run)

@@ -1,0 +1,327 @@
+"""Nothing an agent writes can approve: every gate recomputes the verdict from the bytes.
+
+Each test plays one forgery from issue 21 with real git, real ruff and detect-secrets and
+real ``command:`` agents, then asks every gate that approves or merges: ``review gate
+--approve``, ``review verify --ready``, the pre-commit verify hook's check and the CI
+aggregate ``review summary``. None may say yes. Secret-looking values are built at run
+time so none sits in the test sources.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.cli.main import main
+from aidlc_review.hooks.stale import stale_units
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.seal import seal, state_dir
+from tests.review.workspace import (
+    CLEAN,
+    FAKE_KEY,
+    LINT_ERROR,
+    UNIT,
+    findings_doc,
+    git,
+    make_workspace,
+    review_args,
+)
+
+RECORD = f"aidlc-docs/construction/{UNIT}/code-review"
+ENGINE = f"aidlc-docs/.aidlc-engine/code-review/{UNIT}"
+SHELL_OUT = (
+    "import subprocess\n\n\ndef run(cmd: str) -> None:\n    subprocess.run(cmd, shell=True)\n"
+)
+
+
+def commit(ws: Path, message: str = "work") -> None:
+    git(ws, "add", "-A")
+    git(ws, "-c", "user.name=a", "-c", "user.email=a@example.invalid", "commit", "-qm", message)
+
+
+def gates(ws: Path, capsys: pytest.CaptureFixture[str], sources: Path | None = None) -> dict:
+    """Every approving gate's answer on the workspace as it stands (exit codes, and the
+    hook's verdict: True when it lets the commit through)."""
+    answers = {
+        "verify --ready": main(
+            ["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]
+        ),
+        "gate --approve": main(
+            ["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]
+        ),
+        "hook verify passes": UNIT not in stale_units(ws, None),
+        "summary": main(
+            ["review", "summary", "--workspace", str(ws), "--from", str(sources or ws / RECORD)]
+        ),
+    }
+    capsys.readouterr()
+    return answers
+
+
+REFUSED = {"verify --ready": 1, "gate --approve": 1, "hook verify passes": False, "summary": 1}
+
+
+def approvals(ws: Path) -> list[dict]:
+    path = ws / RECORD / "code-review-findings.json"
+    return [g for g in json.loads(path.read_text())["gate"] if g["decision"] == "approve"]
+
+
+def waived_copy(tmp_path: Path, files: dict[str, str]) -> Path:
+    """What a code-generation agent does to learn the fingerprints: review a scratch copy
+    of the unit and waive every finding there, with this machine's own tool."""
+    scratch = make_workspace(tmp_path / "scratch", files)
+    assert main(review_args(scratch)) == 1
+    for finding in findings_doc(scratch)["passes"][-1]["findings"]:
+        main(
+            ["review", "waive", "--workspace", str(scratch), "--unit", UNIT, finding["id"]]
+            + ["--reason", "fine", "--by", "lead"]
+        )
+    return scratch
+
+
+def test_a_findings_document_planted_before_the_first_review_approves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {"src/orders/app.py": LINT_ERROR, "src/orders/shell.py": SHELL_OUT}
+    scratch = waived_copy(tmp_path, files)
+    ws = make_workspace(tmp_path / "ws", files)
+    (ws / RECORD).mkdir(parents=True)
+    for name in ("code-review-findings.json", "code-review-receipt.json", "code-review.md"):
+        shutil.copy(scratch / RECORD / name, ws / RECORD / name)
+    assert findings_doc(ws)["verdict"] == "READY"  # what the planted document claims
+    commit(ws, "code generation")
+    capsys.readouterr()
+
+    assert gates(ws, capsys) == REFUSED
+    assert main(review_args(ws)) == 1  # the review sets the planted record aside
+    err = capsys.readouterr().err
+    assert (
+        f"{RECORD}/code-review-findings.json: not written by aidlc-review on this machine; "
+        f"set aside as {ENGINE}/set-aside/code-review-findings." in err
+    )
+    doc = findings_doc(ws)
+    assert (doc["verdict"], doc["waivers"], len(doc["passes"])) == ("NOT-READY", [], 1)
+    assert approvals(ws) == []
+
+
+def test_seals_copied_from_a_scratch_review_do_not_vouch_for_a_planted_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Same machine, same key, same relative path: seals are bound to the workspace too."""
+    files = {"src/orders/app.py": LINT_ERROR}
+    scratch = waived_copy(tmp_path, files)
+    ws = make_workspace(tmp_path / "ws", files)
+    shutil.copytree(scratch / RECORD, ws / RECORD)
+    shutil.copytree(scratch / ENGINE, ws / ENGINE)
+    capsys.readouterr()
+
+    assert gates(ws, capsys) == REFUSED
+    assert main(review_args(ws)) == 1
+    assert "not written by aidlc-review on this machine; set aside as" in capsys.readouterr().err
+    assert (findings_doc(ws)["verdict"], findings_doc(ws)["waivers"]) == ("NOT-READY", [])
+
+
+def test_a_planted_document_is_proven_from_the_bytes_and_its_waivers_do_not_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {"src/orders/app.py": LINT_ERROR}
+    scratch = waived_copy(tmp_path, files)
+    ws = make_workspace(tmp_path / "ws", files)
+    shutil.copytree(scratch / RECORD, ws / RECORD)
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"stale: {RECORD}/code-review-findings.json: the verdict recomputed now is NOT-READY "
+        "(CR-001 major), not READY" in out
+    )
+    assert (
+        main(["review", "summary", "--workspace", str(ws), "--from", str(ws / RECORD), "--json"])
+        == 1
+    )
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert (unit["verdict"], unit["waived"]) == ("NOT-READY", [])
+    assert (
+        f"{RECORD}/code-review-findings.json: its waivers (CR-001) were recorded elsewhere "
+        "and cannot be proven here: they do not count" in unit["unproven"]
+    )
+
+
+def test_deleting_the_seal_and_committing_a_forged_document_approves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws)) == 1
+    path = ws / RECORD / "code-review-findings.json"
+    data = json.loads(path.read_text())
+    (finding,) = data["passes"][-1]["findings"]
+    data["verdict"] = data["passes"][-1]["verdict"] = "READY"
+    data["waivers"] = [
+        {
+            "finding": finding["id"],
+            "fingerprint": finding["fingerprint"],
+            "reason": "ok",
+            "by": "lead",
+            "on": "2026-12-01",
+            "expires": None,
+        }
+    ]
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    shutil.rmtree(ws / ENGINE / "seals")
+    commit(ws, "forged")
+
+    assert gates(ws, capsys) == REFUSED
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 1
+    assert "code-review-findings.json: its seal does not match" in capsys.readouterr().err
+
+
+def forge_with_the_key(ws: Path, edit) -> None:
+    """A same-user agent that found the state key re-seals what it edits, as the engine
+    would: the document and the receipt (``edit`` changes both)."""
+    paths = RecordPaths.resolve(ws, UNIT, None, None)
+    doc = json.loads(paths.findings.read_text())
+    edit(doc)
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    seal(paths, paths.findings, text.encode())
+    paths.findings.write_text(text)
+    receipt = json.dumps(doc["receipt"], indent=2, ensure_ascii=False) + "\n"
+    seal(paths, paths.receipt, receipt.encode())
+    paths.receipt.write_text(receipt)
+
+
+def test_a_resealed_document_that_drops_a_sensor_finding_is_caught_by_recomputation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws)) == 1
+
+    def drop_findings(doc: dict) -> None:
+        from aidlc_review.review.models import Pass
+        from aidlc_review.review.receipt import findings_digest
+
+        doc["passes"][-1]["findings"] = []
+        doc["verdict"] = doc["passes"][-1]["verdict"] = doc["receipt"]["verdict"] = "READY"
+        passes = [Pass.model_validate(p) for p in doc["passes"]]
+        doc["receipt"]["findings_digest"] = findings_digest(passes)
+
+    forge_with_the_key(ws, drop_findings)
+
+    assert gates(ws, capsys) == REFUSED
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 1
+    out = capsys.readouterr().out
+    assert "stale: src/orders/app.py: recomputed now, linter reports F401 (major): " in out
+    assert "the record does not hold it open" in out
+    assert approvals(ws) == []
+
+
+def test_a_waiver_written_on_a_secret_is_not_honoured_at_any_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    leaky = f'"""Settings."""\n\nAWS_ACCESS_KEY_ID = "{FAKE_KEY}"\n'
+    ws = make_workspace(tmp_path / "ws", {"src/orders/settings.py": leaky})
+    assert main(review_args(ws)) == 1
+
+    def waive_everything(doc: dict) -> None:
+        from aidlc_review.review.models import Pass, Waiver
+        from aidlc_review.review.receipt import findings_digest
+
+        doc["waivers"] = [
+            {
+                "finding": f["id"],
+                "fingerprint": f["fingerprint"],
+                "reason": "test key",
+                "by": "lead",
+                "on": "2026-12-01",
+                "expires": None,
+            }
+            for f in doc["passes"][-1]["findings"]
+        ]
+        doc["verdict"] = "READY"
+        passes = [Pass.model_validate(p) for p in doc["passes"]]
+        waivers = [Waiver.model_validate(w) for w in doc["waivers"]]
+        doc["receipt"]["findings_digest"] = findings_digest(passes, waivers)
+
+    forge_with_the_key(ws, waive_everything)
+
+    answers = gates(ws, capsys)
+    assert answers == REFUSED
+    assert approvals(ws) == []
+
+
+def test_a_hand_edited_verdict_or_attempt_is_refused_as_tampering(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws)) == 1
+    artifacts = tmp_path / "artifacts"
+    shutil.copytree(ws / RECORD, artifacts / "flipped")
+    flipped = artifacts / "flipped" / "code-review-findings.json"
+    data = json.loads(flipped.read_text())
+    data["verdict"] = "READY"
+    flipped.write_text(json.dumps(data))
+    capsys.readouterr()
+
+    assert (
+        main(["review", "summary", "--workspace", str(ws), "--from", str(artifacts), "--json"]) == 1
+    )
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert unit["verdict"] == "NOT-READY"
+    assert (
+        f"{RECORD}/code-review-findings.json: stored verdict READY, but its own findings "
+        "decide NOT-READY (CR-001 major)" in unit["reasons"]
+    )
+
+    data.update({"attempt": 2, "receipt": None})
+    flipped.write_text(json.dumps(data))
+    assert main(["review", "summary", "--workspace", str(ws), "--from", str(artifacts)]) == 1
+
+
+def test_a_hand_written_ready_document_is_not_ready_in_the_aggregate_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    artifacts = tmp_path / "artifacts" / UNIT
+    artifacts.mkdir(parents=True)
+    forged = {"unit": UNIT, "attempt": 1, "verdict": "READY", "passes": [], "checks": []}
+    (artifacts / "code-review-findings.json").write_text(json.dumps(forged))
+
+    assert (
+        main(["review", "summary", "--workspace", str(ws), "--from", str(artifacts), "--json"]) == 1
+    )
+    gate = json.loads(capsys.readouterr().out)
+    assert gate["verdict"] == "NOT-READY"
+    assert gate["units"][0]["reasons"] == [
+        f"{RECORD}/code-review-findings.json: no receipt; run `aidlc-review review run` first"
+    ]
+
+
+@pytest.mark.parametrize("deleted", ["findings", "manifest"])
+def test_a_commit_deleting_a_reviewed_units_record_does_not_pass_the_verify_hook(
+    tmp_path: Path, deleted: str
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    assert main(review_args(ws)) == 0
+    commit(ws, "reviewed")
+    (ws / "src/orders/app.py").write_text(CLEAN + "\nprint(undefined_name)\n")
+    paths = RecordPaths.resolve(ws, UNIT, None, None)
+    (paths.findings if deleted == "findings" else paths.manifest).unlink()
+
+    stale = stale_units(ws, None)
+    assert UNIT in stale
+    expected = {
+        "findings": f"{RECORD}/code-review-findings.json: findings document deleted since the "
+        "review; nothing is approved",
+        "manifest": f"aidlc-docs/construction/{UNIT}/code-generation/source-manifest.json: "
+        "source manifest deleted since the receipt",
+    }[deleted]
+    assert expected in stale[UNIT]
+
+
+def test_the_state_key_lives_outside_every_workspace_the_agents_write(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    assert main(review_args(ws)) == 0
+    assert (state_dir() / "state.key").is_file()
+    assert not state_dir().resolve().is_relative_to(ws.resolve())
