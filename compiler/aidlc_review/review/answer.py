@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from aidlc_review.fsio import sha256_bytes
 from aidlc_review.review.models import BLOCKING, ReviewerAnswer
 from aidlc_review.sensors.redact import Quoted
-from aidlc_review.typed_load import describe, key_path, keys_of
+from aidlc_review.typed_load import MAX_JSON_DEPTH, describe, key_path, keys_of, too_deep
 
 MAX_ANSWER_BYTES = 1 << 20
 
@@ -46,6 +46,8 @@ def validate_answer(
         return AnswerCheck(None, f"answer is larger than {MAX_ANSWER_BYTES} bytes")
     if not raw.strip():
         return AnswerCheck(None, "empty answer")
+    if too_deep(raw) is not None:
+        return AnswerCheck(None, f"answer is nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from aidlc_review.typed_load import too_deep
+
 MAX_STDOUT_BYTES = 8 << 20
 MAX_ERROR_CHARS = 500
 _FENCED = re.compile(r"^[ \t]*```json[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -156,6 +158,9 @@ def _is_claude_result(data: dict[str, Any]) -> bool:
 
 
 def _json(text: str) -> Any:
+    """The JSON in ``text``, or None (also when nested too deep to parse safely)."""
+    if too_deep(text.encode("utf-8", "surrogatepass")) is not None:
+        return None
     try:
         return json.loads(text)
     except ValueError:

@@ -41,6 +41,7 @@ class Proof:
     sealed_here: bool = True
     stale: list[str] = field(default_factory=list)  # the bytes no longer match the receipt
     tampered: list[str] = field(default_factory=list)  # the record disagrees with itself
+    unprovable: list[str] = field(default_factory=list)  # a record from elsewhere, unchecked
     blocking: list[Finding] = field(default_factory=list)  # open, blocking, not waived
     waived: dict[str, Waiver] = field(default_factory=dict)  # finding id -> waiver honoured
     unproven: list[str] = field(default_factory=list)  # what could not be checked
@@ -48,7 +49,7 @@ class Proof:
     @property
     def reasons(self) -> list[str]:
         """Why nothing may be approved or merged on this record (``path: reason``)."""
-        return sorted({*self.stale, *self.tampered})
+        return sorted({*self.stale, *self.tampered, *self.unprovable})
 
     @property
     def ready(self) -> bool:
@@ -78,6 +79,7 @@ def prove_unit(
     current = doc.attempt_passes()
     findings = current[-1].findings if current else []
     unproven = [] if here else _foreign_limits(paths, doc)
+    unprovable: list[str] = []
     if recompute and receipt is not None and current and not stale and not tampered:
         from aidlc_review.review.recompute import recompute_findings
 
@@ -96,6 +98,7 @@ def prove_unit(
         sealed_here=here,
         stale=stale,
         tampered=tampered,
+        unprovable=unprovable,
         blocking=[f for f in findings if f.blocking and f.fingerprint not in held],
         waived={
             f.id: held[f.fingerprint] for f in findings if f.blocking and f.fingerprint in held

@@ -20,6 +20,7 @@ from aidlc_review.review.ledger import merge
 from aidlc_review.review.models import Finding, FindingsDocument, Receipt
 from aidlc_review.review.observation import Observation
 from aidlc_review.review.paths import RecordPaths
+from aidlc_review.sensors.results import CheckResult
 
 # Its subject is the findings document itself, which ``review.consistency`` checks.
 SELF_CHECK = "findings-schema"
@@ -52,13 +53,13 @@ def recompute_findings(
     sensors = [m for m in ctx.sensors if m.id != SELF_CHECK]
     results = run_sensors(paths.workspace, files, sensors, settings=settings)
     last = doc.attempt_passes()[-1]
-    skipped = {r.name: r.reason or "skipped" for r in results if r.status == "skipped"}
+    skipped = _could_not_run(results, {c.name: c.status for c in last.checks})
     seen = sensor_observations([r for r in results if r.name not in skipped])
     again = merge_recomputed(
         last.findings, seen, doc.attempt, last.number, set(files), {*skipped, SELF_CHECK}
     )
     not_run = [
-        f"{name}: not run here ({why}): its recorded findings stand"
+        f"{name}: could not run here ({why}); it ran in the pass: its recorded findings stand"
         for name, why in sorted(skipped.items())
     ]
     return Recomputed(again.findings, again.understated, not_run)
@@ -89,6 +90,17 @@ def merge_recomputed(
         if f.blocking and not (f.id in before and before[f.id].blocking)
     ]
     return Recomputed(merged, understated)
+
+
+def _could_not_run(results: list[CheckResult], recorded: dict[str, str]) -> dict[str, str]:
+    """``{sensor: why}`` for sensors that ran in the pass but are skipped or broken here (a
+    tool missing from this environment, a test runner the hook's interpreter lacks): their
+    silence or their error here proves nothing either way about the bytes."""
+    return {
+        r.name: (r.reason or r.status).splitlines()[0]
+        for r in results
+        if r.status in ("skipped", "error") and recorded.get(r.name) in ("passed", "failed")
+    }
 
 
 def _stands(finding: Finding, not_run: Collection[str]) -> bool:
