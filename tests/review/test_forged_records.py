@@ -28,6 +28,7 @@ from tests.review.workspace import (
     git,
     make_workspace,
     review_args,
+    script_agent,
 )
 
 RECORD = f"aidlc-docs/construction/{UNIT}/code-review"
@@ -325,3 +326,59 @@ def test_the_state_key_lives_outside_every_workspace_the_agents_write(tmp_path: 
     assert main(review_args(ws)) == 0
     assert (state_dir() / "state.key").is_file()
     assert not state_dir().resolve().is_relative_to(ws.resolve())
+
+
+def test_the_gate_shows_a_waived_finding_as_waived(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws)) == 1
+    main(
+        ["review", "waive", "--workspace", str(ws), "--unit", UNIT, "CR-001"]
+        + ["--reason", "kept for the loader", "--by", "lead"]
+    )
+    capsys.readouterr()
+
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 0
+    out = capsys.readouterr().out
+    assert "approved attempt 1 with 1 open finding(s):" in out
+    assert "  CR-001 major waived src/orders/app.py:1: F401 `os` imported but unused" in out
+
+
+def test_verify_of_a_record_from_elsewhere_says_what_it_could_not_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {"src/orders/app.py": CLEAN}
+    elsewhere = make_workspace(tmp_path / "elsewhere", files)
+    assert main(review_args(elsewhere)) == 0
+    ws = make_workspace(tmp_path / "ws", files)
+    shutil.copytree(elsewhere / RECORD, ws / RECORD)
+    capsys.readouterr()
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "fresh: the receipt matches the source\n"
+    assert (
+        f"not checked: {RECORD}/code-review-findings.json: written elsewhere (not sealed by "
+        "aidlc-review on this machine): its reviewer findings are counted as recorded, not "
+        "re-examined\n" in captured.err
+    )
+    assert main(["review", "gate", "--workspace", str(ws), "--unit", UNIT, "--approve"]) == 1
+    assert "a gate decides only on a review made here" in capsys.readouterr().err
+
+
+def test_a_reviewer_answer_nested_100000_deep_is_an_unavailable_reviewer_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    reviewer = script_agent(
+        tmp_path / "agents" / "deep.py",
+        'import sys\nsys.stdin.read()\nprint("[" * 100000 + "]" * 100000)\n',
+    )
+
+    assert main(review_args(ws, "--reviewer", reviewer)) == 1
+    (unavailable,) = [
+        f for f in findings_doc(ws)["passes"][-1]["findings"] if f["rule"] == "reviewer-unavailable"
+    ]
+    assert unavailable["finding"].startswith("reviewer unavailable: ")
+    assert "nested deeper than 64 levels" in unavailable["finding"]

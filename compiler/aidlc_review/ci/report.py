@@ -24,9 +24,12 @@ def render_markdown(gate: dict[str, Any]) -> str:
             f"{unit['passes_used']} | {len(unit['open_findings'])} |"
         )
     for unit in gate["units"]:
-        if unit["open_findings"]:
+        reasons, unproven = unit.get("reasons", []), unit.get("unproven", [])
+        if unit["open_findings"] or reasons or unproven:
             lines += ["", f"### {unit['unit']}", ""]
+            lines += [f"- not approvable: {_cell(r)}" for r in reasons]
             lines += [_finding_line(f, unit["waived"]) for f in unit["open_findings"]]
+            lines += [f"- not checked here: {_cell(u)}" for u in unproven]
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -204,14 +205,16 @@ def _outcome_lines(outcome: Any) -> list[str]:
     ]
 
 
-def _finding_lines(findings: list[dict[str, Any]]) -> list[str]:
-    """Open findings quoted verbatim, one per line: ``CR-001 major src/a.py:4: text``."""
+def _finding_lines(findings: list[dict[str, Any]], waived: Collection[str] = ()) -> list[str]:
+    """Open findings quoted verbatim, one per line: ``CR-001 major src/a.py:4: text``; a
+    finding a waiver covers says so (it stays open but does not block)."""
     lines = []
     for f in findings:
         where = (
             f["path"] + (f":{f['location']}" if f["location"] else "") if f["path"] else "(unit)"
         )
-        lines.append(f"  {f['id']} {f['severity']:<8} {where}: {f['finding']}")
+        severity = f["severity"] + (" waived" if f["id"] in waived else "")
+        lines.append(f"  {f['id']} {severity:<8} {where}: {f['finding']}")
     return lines
 
 
@@ -307,15 +310,19 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from aidlc_review.review.verify import verify_review
+    from aidlc_review.review.verify import verify_unit
 
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
-    stale = verify_review(args.workspace, unit, args.record, args.manifest, ready=args.ready)
+    stale, unproven = verify_unit(
+        args.workspace, unit, args.record, args.manifest, ready=args.ready
+    )
     _emit(
         args,
-        {"fresh": not stale, "stale": stale},
+        {"fresh": not stale, "stale": stale, "unproven": unproven},
         [f"stale: {reason}" for reason in stale] or ["fresh: the receipt matches the source"],
     )
+    for note in unproven:  # what could not be checked here, said every time
+        print(f"not checked: {note}", file=sys.stderr)
     return 1 if stale else 0
 
 
@@ -365,7 +372,8 @@ def _gate(args: argparse.Namespace) -> int:
         else f"changes requested on attempt {outcome.attempt}; attempt {outcome.next_attempt} "
         "starts with a fresh pass budget"
     )
-    findings = _finding_lines(outcome.open_findings)
+    data["waived"] = outcome.waived
+    findings = _finding_lines(outcome.open_findings, outcome.waived)
     if outcome.decision == "approve" and findings:
         line += f" with {len(findings)} open finding(s):"
     _emit(args, data, [line, *findings] if outcome.decision == "approve" else [line])

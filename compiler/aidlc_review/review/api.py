@@ -28,6 +28,7 @@ from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
 from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.proof import prove_unit
 from aidlc_review.review.store import (
     load_receipt,
     load_unit_document,
@@ -37,7 +38,7 @@ from aidlc_review.review.store import (
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verdict import READY
-from aidlc_review.review.verify import verify_review
+from aidlc_review.review.verify import proof_reasons
 from aidlc_review.review.waive import load_with_waivers
 
 Progress = Callable[[str], None]
@@ -262,7 +263,7 @@ def review_status(
     }
     if doc is None:
         return {**base, "state": "not-reviewed"}
-    stale = verify_review(workspace, unit, record, manifest) if doc.receipt else []
+    stale = proof_reasons(paths, prove_unit(paths, recompute=False), False) if doc.receipt else []
     decided = [g.decision for g in doc.gate if g.attempt == doc.attempt]
     state = decided[-1] if decided else ("at-gate" if doc.receipt else "in-review")
     return {

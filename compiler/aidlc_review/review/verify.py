@@ -25,8 +25,21 @@ def verify_review(
     """Why the unit's review does not hold (``path: reason`` lines); ``[]`` when it does.
 
     ``ready``: a recomputed verdict other than READY is a reason too (for merge checks)."""
+    return verify_unit(workspace, unit, record, manifest, ready, harness)[0]
+
+
+def verify_unit(
+    workspace: Path,
+    unit: str | None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    ready: bool = False,
+    harness: Path | None = None,
+) -> tuple[list[str], list[str]]:
+    """``(reasons, unproven)``: ``verify_review``'s reasons and what could not be checked."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    return proof_reasons(paths, prove_unit(paths, harness=harness), ready)
+    proof = prove_unit(paths, harness=harness)
+    return proof_reasons(paths, proof, ready), proof.unproven
 
 
 def proof_reasons(paths: RecordPaths, proof: Proof, ready: bool) -> list[str]:
