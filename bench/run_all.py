@@ -16,6 +16,7 @@ BENCHES = (
     ("sensors", ["sensors/bench_sensors.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("mypy seed", ["sensors/bench_mypy_seed.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("review", ["review/bench_review.py"]),
+    ("verify", ["review/bench_verify.py"]),
     ("bolt", ["bolt/bench_bolt.py", "--cost", "1.0", "--repeat", "3"]),
     ("suite", ["suite/bench_suite.py"]),
 )

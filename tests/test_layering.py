@@ -101,8 +101,9 @@ def test_validating_a_harness_does_not_import_networkx():
 
 
 def test_checking_a_receipt_imports_no_sensor_agent_or_engine():
-    """The verify hook runs on every commit and CI's verify on every push: asking whether a
-    receipt holds must not pay for detect-secrets, coverage.py, the agents or the engine."""
+    """The verify hook runs on every commit and CI's verify on every push: loading the
+    verification must not pay for detect-secrets, coverage.py, the agents or the engine; the
+    sensors are imported only when a fresh receipt gets to having them run again."""
     script = (
         "import sys\n"
         "from aidlc_review.hooks.stale import stale_units\n"

@@ -10,8 +10,8 @@ import pytest
 from aidlc_review.cli.main import main
 from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.sarif import sarif_log
 from aidlc_review.review.receipt import with_waivers_digested
+from aidlc_review.review.sarif import sarif_log
 from aidlc_review.review.seal import seal
 from aidlc_review.review.store import document_json, receipt_json
 from aidlc_review.review.waivers import with_waivers

@@ -17,6 +17,10 @@ Rules this package keeps (each module says why in its own docstring):
   the review history is on the target branch; engine state (``aidlc-docs/.aidlc-engine/``)
   and tool leftovers are never merged. Only plain documents may change there, nothing
   elsewhere under ``aidlc-docs/``; any other path must be claimed by the unit.
+- The target branch must be exactly where Bolt left it (at the start, after each of its own
+  merges) and the repository's hooks as they were at the start, before every merge and at
+  the gate; otherwise the run *stops* until a person puts it right (``guard.py``). Bolt's
+  own git commands never run hooks.
 - ``bolt abandon`` gives up a run that cannot finish (state kept) so a new one can start.
 - Settlement and the gate run no agent: they read recorded outcomes only.
 - Zero units: one stage-level generate + review in the main workspace, nothing merged.

@@ -1,4 +1,4 @@
-"""Finalize: the two checks a unit must pass before its branch may be merged.
+"""Finalize: the three checks a unit must pass before its branch may be merged.
 
 1. A terminal review receipt bound to exactly the bytes being merged: the receipt is read
    from the candidate tree itself and must agree with the findings it closes (attempt,
@@ -11,6 +11,10 @@
    review would forge it), and inside its own record only plain documents (``*.md``,
    ``*.json``, not executable) may change: that directory is merged without being claimed,
    so it must not carry anything that runs.
+3. The one verification every approving or merging path calls
+   (``review.verify.verify_review``) passes on the worktree: the review is fresh, and a unit
+   that would merge without a person is READY as that verification decides, whatever the
+   documents say. Its every reason is a refusal.
 
 The candidate tree is the worktree as it is now, minus engine state and tool leftovers,
 which are never merged. A refusal names the unit and the offending paths; the worktree
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from aidlc_review.bolt.git import Git
+from aidlc_review.errors import AidlcError
 from aidlc_review.fsio import sha256_bytes
 
 RECORD = "aidlc-docs"
@@ -104,7 +109,22 @@ def check_candidate(git: Git, unit: str, base: str) -> Candidate:
         problems.append(
             "diff touches paths its source manifest does not claim: " + ", ".join(unclaimed)
         )
+    if not problems:  # what the tree checks found, the verification would only repeat
+        problems = _verification(git.cwd, unit, receipt.get("verdict"))
     return Candidate(tree, receipt.get("verdict"), tuple(problems))
+
+
+def _verification(worktree: Path, unit: str, verdict: str | None) -> list[str]:
+    """Why the one verification refuses the unit's review in its worktree. READY is asked
+    of a unit that merges without a person; a held one only merges when a person approves
+    it at the gate, so for it only freshness is."""
+    from aidlc_review.review.verify import verify_review
+
+    try:
+        reasons = verify_review(worktree, unit, ready=verdict == "READY")
+    except AidlcError as exc:
+        reasons = [str(exc)]
+    return [f"the review does not verify: {reason}" for reason in reasons]
 
 
 def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | None]:
@@ -125,7 +145,7 @@ def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | 
         return None, f"no terminal review receipt in {findings_path}"
     last = doc.latest
     verdicts = {receipt.verdict, doc.verdict, last.verdict if last else None}
-    if len(verdicts) != 1 or receipt.findings_digest != findings_digest(doc.passes):
+    if len(verdicts) != 1 or receipt.findings_digest != findings_digest(doc.passes, doc.waivers):
         return None, f"the review receipt in {findings_path} does not match its findings"
     return receipt.model_dump(mode="json", by_alias=True), None
 

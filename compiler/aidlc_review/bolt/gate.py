@@ -5,6 +5,9 @@ approved; ``request_changes`` reopens exactly one unit for a fresh review attemp
 the next ``bolt run --resume`` carries out in that unit's worktree. A ``conflict`` unit
 cannot be fixed by reviewing the same bytes again: its worktree is discarded and the unit
 is generated anew on the target's head, then reviewed.
+
+Nothing is approved while the guard (``bolt/guard.py``) finds the target moved or the hooks
+changed: the run stops and the gate refuses (exit 1) until a person puts it right.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.bolt import merge
+from aidlc_review.bolt import guard, merge
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.pipeline import discard
 from aidlc_review.bolt.state import (
@@ -31,8 +34,9 @@ from aidlc_review.review.gate import decide_gate
 REOPENABLE = ("held", "merged", "refused", "conflict", "reviewed")
 
 
-def summary(state: RunState) -> dict[str, Any]:
-    """What the gate shows: every unit's status, verdict, passes used and open findings."""
+def summary(state: RunState, alerts: list[str] | None = None) -> dict[str, Any]:
+    """What the gate shows: every unit's status, verdict, passes used and open findings,
+    why the run is stopped, and ``alerts``: what the guard finds wrong now."""
     units = [
         {
             "unit": u.name,
@@ -54,14 +58,22 @@ def summary(state: RunState) -> dict[str, Any]:
         "phase": state.phase,
         "target": state.target,
         "base": state.base,
+        "target_head": state.target_head,
+        "stopped": state.stopped,
+        "alerts": alerts or [],
         "units": units,
         "decisions": [d.model_dump(mode="json") for d in state.gate],
     }
 
 
-def render_summary(state: RunState) -> str:
+def render_summary(state: RunState, alerts: list[str] | None = None) -> str:
+    shown = summary(state, alerts)
     lines = [f"bolt run {state.id8}: phase {state.phase}, target {state.target}"]
-    for item in summary(state)["units"]:
+    lines.extend(f"  stopped: {reason}" for reason in shown["stopped"])
+    lines.extend(f"  ! {alert}" for alert in shown["alerts"] if alert not in shown["stopped"])
+    if shown["stopped"] and not shown["alerts"]:
+        lines.append("  that looks put right now: 'bolt run --resume' checks again and goes on")
+    for item in shown["units"]:
         verdict = item["verdict"] or "-"
         status = item["status"] + (", approved" if item["approved"] else "")
         lines.append(
@@ -78,10 +90,14 @@ def render_summary(state: RunState) -> str:
 
 
 def _at_gate(state: RunState) -> None:
+    hints = {
+        "running": "; finish it with 'bolt run --resume'",
+        "stopped": "; put right what stopped it ('bolt status' says), then 'bolt run --resume'",
+    }
     if state.phase != "gate":
         raise InvalidInput(
             f"bolt run {state.id8} is not at its gate (phase {state.phase})"
-            + ("; finish it with 'bolt run --resume'" if state.phase == "running" else "")
+            + hints.get(state.phase, "")
         )
 
 
@@ -97,10 +113,14 @@ def _chosen(state: RunState, unit: str | None) -> list[str]:
 def approve(
     store: StateStore, unit: str | None, progress: Callable[[str], None], by: str | None = None
 ) -> list[str]:
-    """Approve units at the gate; returns the ones that still cannot be merged, with why."""
+    """Approve units at the gate; returns the ones that still cannot be merged, with why.
+
+    RunStopped (exit 1) while the target is not where Bolt left it or the hooks changed."""
     state = store.state
     who = decider(Path(state.workspace), by)
+    guard.refuse_stopped(store)
     _at_gate(state)
+    guard.require(store)
     remaining: list[str] = []
     for name in _chosen(state, unit):
         _unblock(store, name)

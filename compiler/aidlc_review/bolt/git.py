@@ -2,6 +2,10 @@
 
 Operations on the shared repository (refs, worktree bookkeeping) are serialised by one
 lock per repository because parallel units create branches and worktrees at the same time.
+
+Every git run here has hooks (and the fsmonitor, which git also runs as a program) switched
+off: an agent can write ``.git/hooks/`` or set ``core.hooksPath``, and Bolt's own commits,
+ref updates and checkouts must never run what it planted (``bolt/guard.py`` reports it).
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.errors import AidlcError, InvalidInput
+from aidlc_review.review.seal import forget_workspace
 
 # Used only when neither git config nor the environment names an identity, so a run on a
 # fresh machine can still record its squash commits.
 FALLBACK_IDENTITY = ("-c", "user.name=aidlc-bolt", "-c", "user.email=aidlc-bolt@localhost")
+NO_HOOKS = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+COMMAND_LINE = "command line:"  # the origin git gives the NO_HOOKS settings
 _REPO_LOCKS: dict[str, threading.Lock] = {}
 _REPO_LOCKS_GUARD = threading.Lock()
 
@@ -48,7 +55,7 @@ class Git:
         """Run git and return (exit code, stdout, stderr) without judging the outcome."""
         full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
         proc = subprocess.run(
-            ["git", *args], cwd=self.cwd, env=full_env, capture_output=True, check=False
+            ["git", *NO_HOOKS, *args], cwd=self.cwd, env=full_env, capture_output=True, check=False
         )
         return proc.returncode, proc.stdout, proc.stderr
 
@@ -124,6 +131,54 @@ class Git:
         entries = (e.split("\t", 1) for e in out.split("\0") if e)
         return {path: meta.split(" ", 1)[0] for meta, path in entries}
 
+    def entries(self, tree: str, paths: list[str]) -> dict[str, str]:
+        """``mode type object`` of each path in ``tree`` (paths absent there left out)."""
+        if not paths:
+            return {}
+        out = self.run("ls-tree", "-z", tree, "--", *paths, env={"GIT_LITERAL_PATHSPECS": "1"})
+        pairs = (e.split("\t", 1) for e in out.split("\0") if e)
+        return {path: meta for meta, path in pairs}
+
+    def branch_head(self, branch: str) -> str | None:
+        """The commit ``branch`` points at, or None when it does not exist (or is no commit)."""
+        code, out, _ = self.attempt(
+            "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"
+        )
+        return out.decode().strip() if code == 0 else None
+
+    def is_ancestor(self, old: str, new: str) -> bool:
+        return self.succeeds("merge-base", "--is-ancestor", old, new)
+
+    def rev_list(self, old: str, new: str) -> list[str]:
+        """Commits reachable from ``new`` and not from ``old``, newest first."""
+        return self.run("rev-list", f"{old}..{new}", "--").split()
+
+    def parents(self, commit: str) -> list[str]:
+        return self.run("rev-list", "--parents", "-n", "1", commit, "--").split()[1:]
+
+    def checked_out_at(self, branch: str) -> Path | None:
+        """The worktree that has ``branch`` checked out, if one does."""
+        out = self.run("worktree", "list", "--porcelain", "-z")
+        for block in out.split("\0\0"):
+            fields = dict(f.split(" ", 1) for f in block.split("\0") if " " in f)
+            if fields.get("branch") == f"refs/heads/{branch}" and "worktree" in fields:
+                return Path(fields["worktree"])
+        return None
+
+    def config_entries(self, pattern: str) -> list[str]:
+        """Config entries whose key matches ``pattern``, ``key=value (origin)`` each, from
+        every scope git reads here (includes followed) except Bolt's own ``NO_HOOKS``."""
+        code, out, _ = self.attempt("config", "-z", "--show-origin", "--get-regexp", pattern)
+        if code != 0:  # 1: nothing matches
+            return []
+        fields = out.decode("utf-8", "replace").split("\0")
+        found = []
+        for origin, entry in zip(fields[0::2], fields[1::2], strict=False):
+            key, _, value = entry.partition("\n")
+            if origin != COMMAND_LINE:
+                found.append(f"{key}={value} ({origin})")
+        return sorted(found)
+
     def commits_with_trailer(self, ref: str, needle: str) -> list[tuple[str, str]]:
         out = self.run(
             "log", "--fixed-strings", f"--grep={needle}", "--format=%H%x1f%B%x1e", ref, "--"
@@ -153,6 +208,7 @@ class Git:
         with self.lock:
             if path.exists():
                 self.attempt("worktree", "remove", "--force", "--force", "--", str(path))
+            forget_workspace(path)  # a worktree made again here starts with no seals of ours
             self.run("worktree", "prune")
             if branch and self.branch_exists(branch):
                 self.run("branch", "-D", "--", branch)

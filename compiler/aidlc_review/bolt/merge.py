@@ -15,6 +15,10 @@ it on the target as it is then, for a fresh review.
 A merge starts only on a clean checkout and records ``merging`` first; a run killed in the
 middle of the squash is rolled back and merged again on resume.
 
+Before anything else a merge asks the guard (``bolt/guard.py``): the target must be the
+commit Bolt left it at and the hooks unchanged, else the run stops and nothing is merged.
+Each merge records the commit it leaves the target at, with the unit's ``merged`` status.
+
 Merges happen in the main workspace when it has the target branch checked out (its
 tracked files must be clean), else in a worktree of the target owned by the run.
 """
@@ -25,6 +29,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from aidlc_review.bolt import guard
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.state import StateStore, UnitState
 from aidlc_review.errors import InvalidInput
@@ -51,12 +56,15 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
     state = store.state
     unit = state.units[name]
     assert unit.commit and unit.branch and unit.base
+    head = guard.require(store)
     git = merging_git(store)
     trailers = {"Bolt-Run": state.run_id, "Bolt-Unit": name, "Bolt-Candidate": unit.commit}
     done = git.count_trailer_commits(state.target, trailers)
     if done:
         progress(f"[{name}] already merged as {done[0][:8]}")
-        store.update(name, status="merged", merge_commit=done[0], landed=unit.commit, problems=[])
+        store.record_merge(
+            name, head, status="merged", merge_commit=done[0], landed=unit.commit, problems=[]
+        )
         return
     if unit.status == "merging":
         _undo_partial_merge(git, unit, progress)
@@ -68,10 +76,12 @@ def merge_unit(store: StateStore, name: str, progress: Callable[[str], None]) ->
         progress(f"[{name}] {state.target} has changed {', '.join(moved)}; not merged")
         store.update(name, status="conflict", problems=[_conflict(state.target, name, moved)])
         return
-    store.update(name, status="merging")
+    store.update(name, status="merging", target_before=head)
     commit = git.squash_merge(parent, unit.commit, _message(store, unit))
     progress(f"[{name}] merged into {state.target} as {commit[:8]}")
-    store.update(name, status="merged", merge_commit=commit, landed=unit.commit, problems=[])
+    store.record_merge(
+        name, commit, status="merged", merge_commit=commit, landed=unit.commit, problems=[]
+    )
 
 
 def _conflict(target: str, name: str, paths: list[str]) -> str:

@@ -8,6 +8,9 @@ happen after the whole batch is finalized, one squash commit per unit, in name o
 The merge rule: a unit is merged without a person only when its review converged READY.
 A NOT-READY unit is *held*: finalized and kept on its branch, not merged until the
 aggregate gate approves it; units depending on a held (or failed) unit are *blocked*.
+
+Every drive, batch and merge first asks the guard (``bolt/guard.py``) whether the target
+is where Bolt left it and the hooks are unchanged; if not, the run stops there.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 
-from aidlc_review.bolt import finalize, merge, review_step
+from aidlc_review.bolt import finalize, guard, merge, review_step
 from aidlc_review.bolt.git import Git
 from aidlc_review.bolt.state import (
     STAGE_LEVEL,
@@ -71,6 +74,7 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
     base = git.rev_parse(options.base or (target if git.branch_exists(target) else "HEAD"))
     if not git.branch_exists(target):
         git.run("branch", "--", target, base)
+    hooks, hook_config = guard.snapshot(git)
     state = RunState(
         run_id=uuid.uuid4().hex,
         workspace=str(git.cwd),
@@ -84,6 +88,9 @@ def start_run(options: RunOptions, plan: UnitPlan, units_file: Path | None) -> S
         harness=str(options.harness.resolve()) if options.harness else None,
         batches=[list(b) for b in plan.batches],
         units=_unit_states(plan),
+        target_head=git.rev_parse(f"refs/heads/{target}"),
+        hooks=hooks,
+        hook_config=hook_config,
     )
     return create_store(root, state)
 
@@ -128,25 +135,41 @@ def _refuse_unfinished(root: Path) -> None:
 
 
 def drive(store: StateStore, jobs: int, progress: Progress) -> RunState:
-    """Run every unfinished unit to the gate; safe to call again after a crash."""
+    """Run every unfinished unit to the gate; safe to call again after a crash.
+
+    Returns with phase ``stopped`` (said through ``progress``) when the guard stops it."""
     state = store.state
     if state.phase == "done":
         raise InvalidInput(f"bolt run {state.id8} is already done (its gate was approved)")
     if state.phase == "abandoned":
         raise InvalidInput(f"bolt run {state.id8} was abandoned; start a new one with 'bolt run'")
-    store.set_phase("running")
+    if state.phase == "stopped":
+        progress(f"bolt run {state.id8} was stopped; checking again")
+    try:
+        guard.require(store)  # a resumed run never adopts a target someone else moved
+        store.set_phase("running")
+        _drive_batches(store, jobs, progress)
+    except guard.RunStopped as exc:
+        progress(str(exc))
+        return state
+    store.set_phase("gate")
+    return state
+
+
+def _drive_batches(store: StateStore, jobs: int, progress: Progress) -> None:
+    state = store.state
     if STAGE_LEVEL in state.units:
         review_step.run_stage_level(store, progress)
     for number, batch in enumerate(state.batches):
-        base = state.base if number == 0 else Git(Path(state.workspace)).rev_parse(state.target)
+        head = guard.require(store)
+        # later batches start where Bolt's own merges left the target, and nowhere else
+        base = state.base if number == 0 else head
         runnable = [name for name in batch if _ready(store, name, progress)]
         if runnable:
             progress(f"batch {number + 1}/{len(state.batches)}: {', '.join(runnable)}")
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             list(pool.map(_run_unit, repeat(store), runnable, repeat(base), repeat(progress)))
         merge.merge_batch(store, batch, progress)
-    store.set_phase("gate")
-    return state
 
 
 def abandon(store: StateStore) -> None:
@@ -236,7 +259,7 @@ def _generate(store: StateStore, name: str, base: str, say: Callable[[str], None
     branch = f"bolt-{state.id8}_{name}"
     git = Git(Path(state.workspace))
     if state.units[name].rebase:
-        base = git.rev_parse(state.target)
+        base = state.target_head  # the guard checked it at the start of this batch
     git.remove_worktree(worktree, branch)  # leftovers of an attempt killed before it was recorded
     # The new base has whatever of the unit landed before, so its candidate's parent is the
     # base again (``landed`` cleared).

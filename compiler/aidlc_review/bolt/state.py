@@ -4,6 +4,10 @@ Where it lives: ``<git common dir>/aidlc-bolt/<id8>/state.json`` of the target r
 with ``<git common dir>/aidlc-bolt/current`` naming the latest run. Inside ``.git`` the
 state is never part of any worktree's diff and never committed. The unit worktrees live
 next to it (``<id8>/worktrees/<unit>``) and the developer briefs in ``<id8>/briefs/``.
+
+It also records what ``bolt/guard.py`` compares before every merge and at the gate: the
+target's commit as Bolt left it, and the repository's hooks and hook config as they were
+when the run started.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import canonical_json, dump_json, write_atomic
 from aidlc_review.typed_load import parse_json
 
-STATE_VERSION = 2
+STATE_VERSION = 3  # 3: the target and hook guard (target_head, hooks, stopped)
 STATE_DIR = "aidlc-bolt"
 STAGE_LEVEL = "(stage)"
 SEAL_KEY = "seal"
@@ -52,6 +56,9 @@ class UnitStatus(StrEnum):
 class RunPhase(StrEnum):
     RUNNING = "running"
     GATE = "gate"
+    # Something outside Bolt moved the target or changed the hooks: nothing is merged or
+    # approved until a person puts it right and resumes (``stopped`` says what and how).
+    STOPPED = "stopped"
     DONE = "done"
     ABANDONED = "abandoned"
 
@@ -102,6 +109,7 @@ class UnitState(BaseModel):
     commit: str | None = None
     merge_commit: str | None = None
     landed: str | None = None  # the unit commit whose changes the target has (last merge)
+    target_before: str | None = None  # the target's commit when this unit's merge began
     verdict: str | None = None
     passes_used: int = 0
     open_findings: list[dict[str, Any]] = Field(default_factory=list)
@@ -129,7 +137,11 @@ class RunState(BaseModel):
     harness: str | None
     batches: list[list[str]]
     units: dict[str, UnitState]
+    target_head: str  # the target's commit as Bolt left it: at the start, after each merge
+    hooks: dict[str, str]  # the common git dir's hooks/ when the run started (see guard)
+    hook_config: list[str]  # hook-related git config then, one ``key=value (origin)`` each
     phase: RunPhase = RunPhase.RUNNING
+    stopped: list[str] = Field(default_factory=list)  # why the run is stopped, what to do
     gate: list[GateDecision] = Field(default_factory=list)
     version: int = STATE_VERSION
 
@@ -158,7 +170,7 @@ class StateStore:
     def __init__(self, path: Path, state: RunState):
         self.path = path
         self.state = state
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # record_merge holds it around update
 
     @property
     def run_dir(self) -> Path:
@@ -183,8 +195,25 @@ class StateStore:
             return unit
 
     def set_phase(self, phase: RunPhase | str) -> None:
-        self.state.phase = RunPhase(phase)
-        self.save()
+        """Move to ``phase``; leaving ``stopped`` (only after the guard passed) forgets why."""
+        with self._lock:
+            self.state.phase = RunPhase(phase)
+            if self.state.phase != RunPhase.STOPPED:
+                self.state.stopped = []
+            self._write()
+
+    def record_merge(self, name: str, head: str, **changes: Any) -> UnitState:
+        """A merge of ``name`` left the target at ``head``: both written in one go, so a
+        state that says merged always names the target commit that merge made."""
+        with self._lock:
+            self.state.target_head = head
+            return self.update(name, **changes)
+
+    def stop(self, reasons: list[str]) -> None:
+        with self._lock:
+            self.state.phase = RunPhase.STOPPED
+            self.state.stopped = list(reasons)
+            self._write()
 
     def _write(self) -> None:
         write_atomic(self.path, sealed_json(self.state))

@@ -136,12 +136,15 @@ def _progress(message: str) -> None:
 
 
 def _emit(args: argparse.Namespace, state) -> None:
+    """The run's summary, with what the guard finds wrong with the target and hooks now."""
     from aidlc_review.bolt.gate import render_summary, summary
+    from aidlc_review.bolt.guard import alerts
 
+    found = alerts(state)
     if args.json:
-        print(json.dumps(summary(state), indent=2, sort_keys=True))
+        print(json.dumps(summary(state, found), indent=2, sort_keys=True))
     else:
-        print(render_summary(state))
+        print(render_summary(state, found))
 
 
 def _store(workspace: Path):
@@ -214,7 +217,8 @@ def run_bolt(args: argparse.Namespace) -> int:
             )
         state = pipeline.drive(store, args.jobs, _progress)
     _emit(args, state)
-    return 0 if all(_settled(u) for u in state.units.values()) else 1
+    stopped = state.phase == "stopped"
+    return 0 if not stopped and all(_settled(u) for u in state.units.values()) else 1
 
 
 def _settled(unit) -> bool:
@@ -255,11 +259,17 @@ def show_status(args: argparse.Namespace) -> int:
 
 def decide_gate(args: argparse.Namespace) -> int:
     from aidlc_review.bolt import gate
+    from aidlc_review.bolt.guard import RunStopped
 
     with _locked(args.workspace):
         store = _store(args.workspace)
         if args.approve:
-            remaining = gate.approve(store, args.unit, _progress, args.by)
+            try:
+                remaining = gate.approve(store, args.unit, _progress, args.by)
+            except RunStopped as exc:
+                _progress(f"{exc}\nthe gate approves nothing more until then")
+                _emit(args, store.state)
+                return 1
             for line in remaining:
                 _progress(f"not merged: {line}")
         else:

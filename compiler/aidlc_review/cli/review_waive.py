@@ -1,7 +1,8 @@
 """``aidlc-review review waive --unit U CR-007 --reason "..." [--expires DATE] [--by WHO]``.
 
 Exit 0 with the verdict the waiver leaves, 1 when the finding may not be waived (a secret,
-a critical security finding), 2 on bad input (nothing written).
+a critical security finding), 2 on bad input (nothing written). The waiver's text is checked
+first (``review.waiver_text``), before the unit is resolved, loaded or locked.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ def register(verbs: argparse._SubParsersAction, verb: Callable[..., Any]) -> Non
         verbs, "waive", "accept a finding on purpose (it stays visible, not blocking)", run
     )
     parser.add_argument("finding", metavar="CR-NNN", help="the finding's ID")
-    parser.add_argument("--reason", required=True, help="why it is accepted (kept with it)")
+    parser.add_argument(
+        "--reason", required=True, help="why it is accepted: one line, no secret (kept with it)"
+    )
     parser.add_argument(
         "--expires",
         default=None,
@@ -34,14 +37,16 @@ def run(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
     from aidlc_review.review.paths import RecordPaths
     from aidlc_review.review.waive import waive_finding
+    from aidlc_review.review.waiver_text import check_waiver_text
     from aidlc_review.waiver_rule import parse_day
 
     try:
         expires = parse_day(args.expires, "--expires") if args.expires else None
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
-    paths = RecordPaths.resolve(args.workspace, args.unit, args.record, args.manifest)
     by = args.by or getpass.getuser()
+    check_waiver_text(args.reason, by)
+    paths = RecordPaths.resolve(args.workspace, args.unit, args.record, args.manifest)
     doc = waive_finding(paths, args.finding, args.reason, by, expires, date.today())
     until = f" until {expires.isoformat()}" if expires else ""
     print(f"{args.finding} waived by {by}{until}; verdict {doc.verdict}", file=sys.stderr)

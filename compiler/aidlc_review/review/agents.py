@@ -2,28 +2,41 @@
 
 ``builtin`` needs no model (the reviewer that turns sensor results into the
 verdict); ``command:CMD`` runs an external agent CLI without a shell from the
-workspace, brief on stdin, killed with its whole process group after the
-timeout; ``none`` (repairer only) means nobody repairs. ``claude`` and ``codex``
-are presets: the documented headless command lines of those CLIs (``PRESETS``),
-run like ``command:`` and recorded by preset name. Host-driven agents do not
-pass through here: ``review start`` / ``review submit`` stand in for them.
+workspace, brief on stdin, with an environment that does not lead to the review's
+state (``agent_environment``), under a supervisor that kills every process of the
+agent's once it exits or its time is up (``review.agent_supervisor``); ``none``
+(repairer only) means nobody repairs. ``claude`` and ``codex`` are presets: the
+documented headless command lines of those CLIs (``PRESETS``), run like
+``command:`` and recorded by preset name. Host-driven agents do not pass through
+here: ``review start`` / ``review submit`` stand in for them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.review.seal import state_dir
 from aidlc_review.sensors.redact import scrub
 
 MAX_STDERR_LINES = 200
+# Linux has child subreapers: the supervisor outlives every process of the agent's and
+# kills them all. Elsewhere the agent's process group is killed, which a grandchild
+# that calls setsid() (or double-forks into a new session) escapes.
+SUPERVISED = sys.platform.startswith("linux")
+SUPERVISOR = Path(__file__).with_name("agent_supervisor.py")
+POLL_SECONDS = 0.1
+STOP_GRACE_SECONDS = 2.0  # for the supervisor to kill the agent's tree after SIGTERM
+DRAIN_SECONDS = 0.5  # for the pipes to close once the agent's process has exited
 
 BUILTIN = "builtin"
 NONE = "none"
@@ -102,35 +115,162 @@ def run_command_agent(
 
     Only stdout (the answer) is read; stderr is relayed as progress once the agent is
     done, secrets redacted (an agent may print what it read), to ``relay`` or stderr.
+    When this returns, no process the agent started is left running.
     """
-    # the state key is a file outside the workspace (review.seal): never in the env
-    full_env = {**os.environ, **env}
     try:
-        process = subprocess.Popen(
-            list(spec.argv),
-            cwd=cwd,
-            env=full_env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        turn = _start(spec.argv, cwd, agent_environment(env))
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
-    stderr = b""
     try:
-        stdout, stderr = process.communicate(brief.encode(), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(process)
-        _, stderr = process.communicate()
-        return AgentRun(None, b"", True)
+        answer = _exchange(turn.process, brief.encode(), timeout)
     finally:
         # also after a normal exit: nothing the agent started may go on editing the
-        # workspace after its run is recorded (the group id stays reserved while any lives)
-        _kill_group(process)
-        process.wait()
-        _relay_stderr(stderr or b"", spec, relay)
-    return AgentRun(process.returncode, stdout, False)
+        # workspace after its run is recorded
+        cannot = _end_turn(turn)
+    if cannot:
+        return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {cannot}")
+    _relay_stderr(answer.stderr, spec, relay)
+    if answer.timed_out:
+        return AgentRun(None, b"", True)
+    code = turn.process.returncode
+    # a signal is 128 + its number, as the supervisor reports it, on every platform
+    return AgentRun(code if code >= 0 else 128 - code, answer.stdout, False)
+
+
+def agent_environment(extra: dict[str, str]) -> dict[str, str]:
+    """The environment an agent runs with: the review's own, less anything that names or
+    leads to the review's state dir, plus ``extra`` (``agent_env``'s variables).
+
+    The key that seals baselines and receipts lives in that dir (``review.seal``), and an
+    agent is an untrusted program run as the same user: told where the key is, it could
+    re-seal whatever it rewrote. So XDG_STATE_HOME goes, every inherited AIDLC_* goes (the
+    review's own settings, none meant for an agent), and so does any variable whose value
+    holds the state dir or is the directory it sits in. HOME, PATH and the rest stay: an
+    agent CLI finds its own config and credentials under HOME.
+    """
+    state = state_dir()
+    inside = {str(state), os.path.realpath(state)}
+    base = {str(state.parent), os.path.realpath(state.parent)}
+    kept = {
+        name: value
+        for name, value in os.environ.items()
+        if name != "XDG_STATE_HOME"
+        and not name.startswith("AIDLC_")
+        and value.rstrip("/") not in base
+        and not any(path in value for path in inside)
+    }
+    return {**kept, **extra}
+
+
+@dataclass(frozen=True)
+class _Turn:
+    process: subprocess.Popen[bytes]
+    report: int | None  # the supervisor's pipe: the errno of an agent it could not start
+
+
+@dataclass(frozen=True)
+class _Answer:
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+
+
+def _start(argv: tuple[str, ...], cwd: Path, env: dict[str, str]) -> _Turn:
+    if not SUPERVISED:
+        return _Turn(_popen(list(argv), cwd, env, ()), None)
+    read, write = os.pipe()
+    # run by path and isolated (-I): ``-m`` would look in the working directory (the
+    # workspace, which agents write) first, and -S skips site for a faster start
+    command = [sys.executable, "-I", "-S", str(SUPERVISOR), str(write), *argv]
+    try:
+        return _Turn(_popen(command, cwd, env, (write,)), read)
+    except OSError:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+
+
+def _popen(
+    argv: list[str], cwd: Path, env: dict[str, str], pass_fds: tuple[int, ...]
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        pass_fds=pass_fds,
+    )
+
+
+def _exchange(process: subprocess.Popen[bytes], brief: bytes, timeout: float) -> _Answer:
+    """The agent's output once it is done, or a timed-out answer once its time is up.
+
+    Once the process has exited, its pipes are read for ``DRAIN_SECONDS`` more at most: a
+    process that escaped the turn and holds stdout open must not keep the review waiting.
+    """
+    deadline = time.monotonic() + timeout
+    exited: float | None = None
+    data: bytes | None = brief
+    while True:
+        step = max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))
+        try:
+            stdout, stderr = process.communicate(data, timeout=step)
+            return _Answer(stdout, stderr, False)
+        except subprocess.TimeoutExpired as exc:
+            partial = _Answer(_bytes(exc.stdout), _bytes(exc.stderr), False)
+        data = None  # sent once; communicate() goes on sending what is left of it
+        now = time.monotonic()
+        if process.poll() is not None:
+            exited = now if exited is None else exited
+            if now - exited >= DRAIN_SECONDS:
+                return partial
+        elif now >= deadline:
+            _stop(process)
+            return _Answer(b"", _drain(process), True)
+
+
+def _drain(process: subprocess.Popen[bytes]) -> bytes:
+    """What is left of stderr after the turn was stopped, for as long as it flows."""
+    try:
+        return process.communicate(timeout=DRAIN_SECONDS)[1] or b""
+    except subprocess.TimeoutExpired as exc:
+        return _bytes(exc.stderr)
+
+
+def _bytes(data: object) -> bytes:
+    return data if isinstance(data, bytes) else b""
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the turn now: the supervisor gets SIGTERM and a moment to kill the agent's tree;
+    then (at once, without a supervisor) the process group gets SIGKILL."""
+    if SUPERVISED and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    _kill_group(process)
+
+
+def _end_turn(turn: _Turn) -> str | None:
+    """Nothing of the turn left running and no pipe left open; why the agent could not
+    start, if it could not."""
+    _stop(turn.process)
+    turn.process.wait()
+    for pipe in (turn.process.stdin, turn.process.stdout, turn.process.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+    if turn.report is None:
+        return None
+    with os.fdopen(turn.report, "rb") as report:
+        said = report.read(16).strip()
+    return os.strerror(int(said)) if said.isdigit() else None
 
 
 def _relay_stderr(data: bytes, spec: AgentSpec, relay: Callable[[str], None] | None) -> None:

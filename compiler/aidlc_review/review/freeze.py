@@ -2,9 +2,9 @@
 
 The unit source fingerprint is ``sha256(manifest bytes + sorted (path, hash))``.
 The stage-entry baseline hashes the workspace's application source and config
-(what git would track plus the tools' config files, else every file, dot-files
-included), leaving out the record dir, the harness, VCS and tool caches, so the
-runtime and ``review verify`` can see changes no unit claims.
+(what git would track, by the tree's own ``.gitignore`` files only, plus the tools'
+config files; else every file, dot-files included), leaving out the record dir, the
+harness, VCS and tool caches, so the runtime and ``review verify`` can see changes no unit claims.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
+from aidlc_review.review.git_drift import list_files
 from aidlc_review.review.source_manifest import SourceManifest, claimed_files, unreadable_claims
 
 SKIPPED_DIRS = frozenset(
@@ -97,14 +97,14 @@ def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     """Hash every application source file of the workspace, sorted by path."""
     root = workspace.resolve()
     prefixes = [x for x in (_relative_prefix(root, path) for path in excluded) if x is not None]
-    paths = _git_files(root)
-    if paths is None:
-        paths = _walk_files(root)
-    paths = sorted(set(paths) | {name for name in CONFIG_FILES if (root / name).is_file()})
+    listing = list_files(root)  # what the tree's own .gitignore files leave out stays out
+    paths = set(listing.every) if listing is not None else set(_walk_files(root))
+    paths |= {name for name in CONFIG_FILES if (root / name).is_file()}
     kept = [
         p
         for p in paths
         if not TOOL_LEFTOVERS.search(p)
+        and _utf8(p)
         and not any(p == x or p.startswith(x + "/") for x in prefixes)
     ]
     return {p: sha256_file(root / p) for p in sorted(kept) if (root / p).is_file()}
@@ -118,29 +118,13 @@ def _relative_prefix(root: Path, path: Path) -> str | None:
     return None if rel == "." else rel
 
 
-def _git_files(root: Path) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files, when the workspace is a git checkout."""
-    if not (root / ".git").exists():
-        return None
+def _utf8(path: str) -> bool:
+    """A name that is not UTF-8 cannot be written into the baseline (nor imported)."""
     try:
-        done = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(root),
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-            ],
-            capture_output=True,
-            check=True,
-            timeout=120,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
+        path.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _walk_files(root: Path) -> list[str]:

@@ -8,18 +8,54 @@ review starts; in Bolt the unit's branch point), untracked files included, is a 
 some unit must claim, except the record, the engine's own state and, in an upstream
 AI-DLC project, the ``aidlc/`` tree upstream's engine writes. The harness (``.claude/``)
 is configuration, committed before construction: it is not exempt.
+
+What git is asked is asked so that nothing local to this clone can hide a file. Only the
+tree's own ``.gitignore`` files may leave one out (they are source: a change to one is
+itself drift, and none of them can hide itself); ``.git/info/exclude``,
+``core.excludesFile`` and the global excludes file are not read. Files are compared with
+the base by their bytes, never through ``git diff``: an attribute or a clean filter
+configured in ``.git/`` (not source) could make a changed file look unchanged, and so
+could ``assume-unchanged``, an fsmonitor hook or a replace ref for the base.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 
 UPSTREAM_ENGINE = ".claude/tools/aidlc-orchestrate.ts"
 UPSTREAM_RECORD = "aidlc"
-_KINDS = {"A": "added", "D": "deleted", "M": "changed", "T": "changed"}
+# Before the command: no replace ref stands in for the base, no fsmonitor program runs,
+# no excludes file outside the tree is read.
+_SAFE_GIT = (
+    "--no-replace-objects",
+    "-c",
+    "core.excludesFile=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+)
+# ls-files --others: the tree's .gitignore files only (no --exclude-standard, which adds
+# the local and global excludes), and never a .gitignore itself.
+_TREE_IGNORES = ("--exclude-per-directory=.gitignore", "--exclude=!.gitignore")
+_SYMLINK = "120000"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The working tree's files as git lists them: in the index, or untracked and not
+    ignored by the tree's ``.gitignore`` files."""
+
+    tracked: frozenset[str]
+    untracked: frozenset[str]
+
+    @property
+    def every(self) -> frozenset[str]:
+        return self.tracked | self.untracked
 
 
 def is_git_checkout(workspace: Path) -> bool:
@@ -44,42 +80,95 @@ def engine_owned(workspace: Path) -> list[str]:
     return [UPSTREAM_RECORD] if (workspace / UPSTREAM_ENGINE).is_file() else []
 
 
+def list_files(workspace: Path) -> Listing | None:
+    """Every file of the working tree git can name, or None outside git (or if git fails).
+
+    An untracked nested repository, which git lists as one ``dir/``, is listed file by
+    file: making a directory a repository must not hide what is in it.
+    """
+    if not is_git_checkout(workspace):
+        return None
+    cached = _git(workspace, "ls-files", "-z", "--cached")
+    others = _git(workspace, "ls-files", "-z", "--others", *_TREE_IGNORES)
+    if cached is None or others is None:
+        return None
+    untracked: set[str] = set()
+    for path in _split(others):
+        untracked.update(_files_under(workspace, path) if path.endswith("/") else [path])
+    return Listing(frozenset(_split(cached)), frozenset(untracked))
+
+
 def changes_since(workspace: Path, base: str) -> dict[str, str] | None:
     """``{path: added|changed|deleted|untracked}`` from ``base`` to the working tree; None if
     git cannot tell (the base is gone, git is missing)."""
-    diff = _git(workspace, "diff", "--name-status", "-z", "--no-renames", base, "--")
-    others = _git(workspace, "ls-files", "-z", "--others", "--exclude-standard")
-    if diff is None or others is None:
+    tree = _tree(workspace, base)
+    listing = list_files(workspace)
+    if tree is None or listing is None:
         return None
-    fields = [f for f in diff.split("\0") if f]
-    found = {
-        path: _KINDS.get(kind[:1], "changed")
-        for kind, path in zip(fields[::2], fields[1::2], strict=False)
-    }
-    found.update({path: "untracked" for path in others.split("\0") if path})
+    found = {}
+    for path, (mode, blob) in tree.items():
+        target = workspace / path
+        if not os.path.lexists(target):
+            found[path] = "deleted"
+        elif not _holds(target, mode, blob):
+            found[path] = "changed"
+    for path in listing.every - tree.keys():
+        if os.path.lexists(workspace / path):
+            found[path] = "added" if path in listing.tracked else "untracked"
     return found
 
 
-def committed_as_is(workspace: Path, path: Path, data: bytes) -> bool:
-    """True when ``path`` holds exactly what the checkout's HEAD commit has for it."""
+def _tree(workspace: Path, base: str) -> dict[str, tuple[str, str]] | None:
+    """``{path: (mode, blob id)}`` of every file in the base commit (submodules aside)."""
+    listed = _git(workspace, "ls-tree", "-r", "-z", "--full-tree", base)
+    if listed is None:
+        return None
+    found = {}
+    for entry in _split(listed):
+        meta, _, path = entry.partition("\t")
+        mode, kind, blob = meta.split(" ")
+        if kind == "blob":
+            found[path] = (mode, blob)
+    return found
+
+
+def _holds(target: Path, mode: str, blob: str) -> bool:
+    """Does ``target`` hold the base's bytes? Line endings aside: a checkout may turn LF
+    into CRLF (``core.autocrlf``), which changes no meaning."""
     try:
-        relative = path.resolve().relative_to(workspace.resolve()).as_posix()
-        done = subprocess.run(
-            ["git", "-C", str(workspace), "show", f"HEAD:./{relative}"],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-    except (OSError, ValueError, subprocess.SubprocessError):
+        if (mode == _SYMLINK) != target.is_symlink():
+            return False
+        data = os.fsencode(os.readlink(target)) if mode == _SYMLINK else target.read_bytes()
+    except OSError:
         return False
-    return done.returncode == 0 and done.stdout == data
+    if _blob_id(data, blob) == blob:
+        return True
+    return b"\r\n" in data and _blob_id(data.replace(b"\r\n", b"\n"), blob) == blob
+
+
+def _blob_id(data: bytes, like: str) -> str:
+    """Git's object id for a blob of ``data``, in the repository's hash (as long as ``like``)."""
+    digest = hashlib.sha256() if len(like) == 64 else hashlib.sha1()  # noqa: S324  # git's id
+    digest.update(b"blob %d\0" % len(data) + data)
+    return digest.hexdigest()
+
+
+def _files_under(workspace: Path, folder: str) -> list[str]:
+    found = []
+    for parent, dirs, names in os.walk(workspace / folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        found += [(Path(parent) / n).relative_to(workspace).as_posix() for n in names]
+    return found
+
+
+def _split(output: str) -> list[str]:
+    return [field for field in output.split("\0") if field]
 
 
 def _git(workspace: Path, *args: str) -> str | None:
+    command = ["git", "-C", str(workspace), "--work-tree=.", *_SAFE_GIT, *args]
     try:
-        done = subprocess.run(
-            ["git", "-C", str(workspace), *args], capture_output=True, timeout=120, check=False
-        )
+        done = subprocess.run(command, capture_output=True, timeout=120, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import shutil
 from pathlib import Path
 from typing import NoReturn
 
@@ -61,8 +62,20 @@ def was_sealed(paths: RecordPaths, target: Path) -> bool:
 
 
 def _marker(paths: RecordPaths, target: Path) -> Path:
-    where = f"{paths.workspace.resolve()}\0{paths.display(target)}"
-    return state_dir() / "sealed" / hashlib.sha256(where.encode()).hexdigest()
+    what = hashlib.sha256(paths.display(target).encode()).hexdigest()
+    return _markers(paths.workspace) / what
+
+
+def _markers(workspace: Path) -> Path:
+    where = hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()
+    return state_dir() / "sealed" / where
+
+
+def forget_workspace(workspace: Path) -> None:
+    """This machine forgets what it sealed in ``workspace``: called by whoever removes the
+    workspace itself (Bolt, removing a worktree), so a new one made at the same path holds
+    files "from elsewhere" (proven or set aside), not files whose seals went missing."""
+    shutil.rmtree(_markers(workspace), ignore_errors=True)
 
 
 def settle(paths: RecordPaths, target: Path, data: bytes) -> None:

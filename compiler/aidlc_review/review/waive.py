@@ -24,9 +24,15 @@ def waive_finding(
     with unit_lock(paths, lambda _: None):
         doc = load_unit_document(paths)
         if doc is None:
+            elsewhere = paths.findings.is_file()  # a document this machine did not write
             raise InvalidInput(
-                f"{paths.display(paths.findings)}: no review to waive a finding of; "
-                "run `aidlc-review review run` first"
+                f"{paths.display(paths.findings)}: "
+                + (
+                    "not written by aidlc-review on this machine; a waiver is recorded only "
+                    "in a review made here: run `aidlc-review review run` first"
+                    if elsewhere
+                    else "no review to waive a finding of; run `aidlc-review review run` first"
+                )
             )
         updated = add_waiver(doc, finding_id, reason, by, expires, today)
         save_document(paths, updated)

@@ -71,8 +71,9 @@ def add_waiver(
         raise WaiverRefused(f"{finding.id} ({finding.severity} {finding.category}): {refused}")
     if expires is not None and expires < today:
         raise InvalidInput(f"--expires {expires.isoformat()}: already past")
-    if not reason.strip():
-        raise InvalidInput("--reason: say why the finding is accepted")
+    from aidlc_review.review.waiver_text import check_waiver_text  # detect-secrets: only here
+
+    check_waiver_text(reason, by)  # no secret, one line, capped (the CLI checks it first too)
     waiver = Waiver(
         finding=finding.id,
         fingerprint=finding.fingerprint,
