@@ -89,7 +89,12 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
     if request.sarif is not None:
         from aidlc_review.review.sarif import write_sarif
 
-        write_sarif(request.sarif, doc)
+        try:
+            write_sarif(request.sarif, doc)
+        except OSError as exc:  # a full disk: the review itself is saved, say what failed
+            raise InvalidInput(
+                f"--sarif {request.sarif}: cannot write: {exc.strerror or exc}"
+            ) from None
         say(f"wrote SARIF to {request.sarif}")
     return outcome_of(doc, paths)
 
