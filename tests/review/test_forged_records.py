@@ -382,4 +382,3 @@ def test_a_reviewer_answer_nested_100000_deep_is_an_unavailable_reviewer_not_a_c
     ]
     assert unavailable["finding"].startswith("reviewer unavailable: ")
     assert "nested deeper than 64 levels" in unavailable["finding"]
-
