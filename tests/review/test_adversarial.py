@@ -26,6 +26,8 @@ from tests.review.workspace import (
     LEAKY,
     PYPROJECT,
     UNIT,
+    every_file_under,
+    files_holding,
     findings_doc,
     git,
     make_workspace,
@@ -44,24 +46,6 @@ def git_output(root: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
     ).stdout.strip()
-
-
-def every_file_under(root: Path) -> dict[str, bytes]:
-    found = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = Path(folder) / name
-            if not path.is_symlink():
-                found[str(path)] = path.read_bytes()
-    return found
-
-
-def files_holding(root: Path, values: tuple[str, ...]) -> list[str]:
-    return sorted(
-        path
-        for path, data in every_file_under(root).items()
-        if any(v.encode() in data for v in values)
-    )
 
 
 def quoting_reviewer(tmp_path: Path) -> str:

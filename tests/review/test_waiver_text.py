@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,14 @@ import pytest
 from aidlc_review.cli.main import main
 from aidlc_review.errors import InvalidInput
 from aidlc_review.review.waiver_text import BY_CHARS, REASON_CHARS, check_waiver_text
-from tests.review.workspace import FAKE_KEY, LINT_ERROR, UNIT, findings_doc, make_workspace
+from tests.review.workspace import (
+    FAKE_KEY,
+    LINT_ERROR,
+    UNIT,
+    every_file_under,
+    findings_doc,
+    make_workspace,
+)
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 WRITTEN = "a waiver's text is written to the findings, the report and SARIF"
@@ -96,16 +102,6 @@ def test_an_empty_reason_and_every_other_problem_are_named_at_once() -> None:
 
 
 # ---- the CLI: refused before the unit is loaded, nothing written, the secret nowhere ------
-
-
-def every_file_under(root: Path) -> dict[str, bytes]:
-    found = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = Path(folder) / name
-            if not path.is_symlink():
-                found[str(path)] = path.read_bytes()
-    return found
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ as ``command:`` agents, exactly as a real agent CLI would be.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -116,3 +117,23 @@ def review_args(root: Path, *extra: str, unit: str | None = UNIT) -> list[str]:
     if unit:
         args += ["--unit", unit]
     return [*args, *extra]
+
+
+def every_file_under(root: Path) -> dict[str, bytes]:
+    """Every regular file under ``root`` (links left out) and its bytes."""
+    found = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = Path(folder) / name
+            if not path.is_symlink():
+                found[str(path)] = path.read_bytes()
+    return found
+
+
+def files_holding(root: Path, values: tuple[str, ...]) -> list[str]:
+    """The files under ``root`` holding any of ``values``: where a secret leaked to."""
+    return sorted(
+        path
+        for path, data in every_file_under(root).items()
+        if any(v.encode() in data for v in values)
+    )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,
     LEAKY,
+    files_holding,
     findings_doc,
     make_workspace,
     review_args,
@@ -162,24 +162,6 @@ def test_runs_decoding_to_more_than_four_times_the_text_are_not_checked_at_all()
 
 
 # ---- the review: a reviewer quoting encoded secrets leaks them nowhere --------------------
-
-
-def every_file_under(root: Path) -> dict[str, bytes]:
-    found = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = Path(folder) / name
-            if not path.is_symlink():
-                found[str(path)] = path.read_bytes()
-    return found
-
-
-def files_holding(root: Path, values: tuple[str, ...]) -> list[str]:
-    return sorted(
-        path
-        for path, data in every_file_under(root).items()
-        if any(v.encode() in data for v in values)
-    )
 
 
 def encoding_reviewer(tmp_path: Path, key: str, token: str) -> str:
