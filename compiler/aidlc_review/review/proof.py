@@ -63,12 +63,15 @@ def prove_unit(
     today: date | None = None,
     recompute: bool = True,
     document: bytes | None = None,
+    thorough: bool = True,
 ) -> Proof:
     """The unit's review proven from the bytes (``ForgedState`` when a seal is broken).
 
     ``document``: a findings document from elsewhere (a CI job's artifact) to prove against
     this workspace instead of the one in the record. ``recompute=False`` skips the sensors
-    (``review status``: where things stand, not an approval)."""
+    (``review status``: where things stand, not an approval); ``thorough=False`` leaves
+    the sensors that run the project's tests to the approving gates (``review verify``
+    without ``--ready``, the pre-commit hook)."""
     found = read_recorded(paths) if document is None else _foreign(paths, document)
     if found is None:
         return _unrecorded(paths)
@@ -83,7 +86,7 @@ def prove_unit(
     if recompute and receipt is not None and current and not stale and not tampered:
         from aidlc_review.review.recompute import recompute_findings
 
-        again = recompute_findings(paths, doc, receipt, harness, _base(paths, here))
+        again = recompute_findings(paths, doc, receipt, harness, _base(paths, here), thorough)
         findings, tampered, unproven = (
             again.findings,
             again.understated,

@@ -24,6 +24,9 @@ from aidlc_review.sensors.results import CheckResult
 
 # Its subject is the findings document itself, which ``review.consistency`` checks.
 SELF_CHECK = "findings-schema"
+# Runners that run the project's own tests: a freshness check (``review verify``, the
+# pre-commit hook on every commit) leaves them to the approving gates (``--ready``).
+TEST_RUNNERS = frozenset({"coverage"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Recomputed:
     findings: list[Finding]  # the recorded ledger merged with the sensors' findings now
     understated: list[str]  # ``path: ...`` for each blocking finding the record does not hold
     not_run: list[str] = field(default_factory=list)  # ``check: why`` for sensors skipped here
+    deferred: list[str] = field(default_factory=list)  # sensors left to the approving gates
 
 
 def recompute_findings(
@@ -39,7 +43,10 @@ def recompute_findings(
     receipt: Receipt,
     harness: Path | None,
     base_revision: str | None,
+    thorough: bool = True,
 ) -> Recomputed:
+    """``thorough=False``: the sensors that run the project's tests are not run again (a
+    freshness check); their recorded findings stand and ``deferred`` says so."""
     from aidlc_review.review.engine import sensor_observations
     from aidlc_review.review.unit import UnitContext
     from aidlc_review.sensors import run_sensors
@@ -50,19 +57,28 @@ def recompute_findings(
     if base:
         settings["base_revision"] = base
     files = sorted(receipt.files)
-    sensors = [m for m in ctx.sensors if m.id != SELF_CHECK]
+    later = {
+        m.id
+        for m in ctx.sensors
+        if not thorough and m.runner is not None and m.runner.name in TEST_RUNNERS
+    }
+    sensors = [m for m in ctx.sensors if m.id != SELF_CHECK and m.id not in later]
     results = run_sensors(paths.workspace, files, sensors, settings=settings)
     last = doc.attempt_passes()[-1]
     skipped = _could_not_run(results, {c.name: c.status for c in last.checks})
     seen = sensor_observations([r for r in results if r.name not in skipped])
-    again = merge_recomputed(
-        last.findings, seen, doc.attempt, last.number, set(files), {*skipped, SELF_CHECK}
-    )
+    kept = {*skipped, *later, SELF_CHECK}
+    again = merge_recomputed(last.findings, seen, doc.attempt, last.number, set(files), kept)
     not_run = [
         f"{name}: could not run here ({why}); it ran in the pass: its recorded findings stand"
         for name, why in sorted(skipped.items())
     ]
-    return Recomputed(again.findings, again.understated, not_run)
+    deferred = [
+        f"{name}: runs the project's tests, so only `review verify --ready` and the gates run "
+        "it again; its recorded findings stand"
+        for name in sorted(later)
+    ]
+    return Recomputed(again.findings, again.understated, not_run, deferred)
 
 
 def merge_recomputed(

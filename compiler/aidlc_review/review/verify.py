@@ -38,7 +38,7 @@ def verify_unit(
 ) -> tuple[list[str], list[str]]:
     """``(reasons, unproven)``: ``verify_review``'s reasons and what could not be checked."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    proof = prove_unit(paths, harness=harness)
+    proof = prove_unit(paths, harness=harness, thorough=ready)
     return proof_reasons(paths, proof, ready), proof.unproven
 
 
