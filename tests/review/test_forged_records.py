@@ -382,3 +382,25 @@ def test_a_reviewer_answer_nested_100000_deep_is_an_unavailable_reviewer_not_a_c
     ]
     assert unavailable["finding"].startswith("reviewer unavailable: ")
     assert "nested deeper than 64 levels" in unavailable["finding"]
+
+
+def test_the_aggregate_gate_proves_a_jobs_new_review_over_an_older_committed_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI: the checkout holds last week's record; the review job reviewed the pushed bytes
+    again and uploaded its document. That document is proven, not compared with the old."""
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws)) == 1
+    (ws / "src/orders/app.py").write_text(CLEAN)
+    commit(ws, "fixed, with the old record")
+    job = tmp_path / "job"
+    shutil.copytree(ws, job, symlinks=True)
+    assert main(review_args(job)) == 0
+    capsys.readouterr()
+
+    sources = job / RECORD
+    assert (
+        main(["review", "summary", "--workspace", str(ws), "--from", str(sources), "--json"]) == 0
+    )
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert (unit["verdict"], unit["reasons"]) == ("READY", [])

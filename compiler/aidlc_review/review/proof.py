@@ -78,7 +78,9 @@ def prove_unit(
     doc, here = found.doc, found.sealed_here
     receipt = load_receipt(paths) if here else doc.receipt
     stale = stale_reasons(paths, receipt, drift=here) if here or receipt else _no_receipt(paths)
-    tampered = contradictions(paths.display(paths.findings), doc, receipt, _receipt_file(paths))
+    # an artifact's document brings its own receipt; the record's file belongs to another
+    committed = _receipt_file(paths) if document is None else None
+    tampered = contradictions(paths.display(paths.findings), doc, receipt, committed)
     current = doc.attempt_passes()
     findings = current[-1].findings if current else []
     unproven = [] if here else _foreign_limits(paths, doc)
