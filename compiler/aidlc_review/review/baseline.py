@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import dump_json, sha256_file, write_atomic
@@ -53,7 +53,6 @@ class Baseline(BaseModel):
     others_claimed: list[str] = Field(default_factory=list)
     # True for the baseline a pass works with (``ensure_baseline``), never for one read
     # back to verify (``load_baseline``): only a pass may wait on other units' reviews
-    _in_pass: bool = PrivateAttr(default=False)
 
     @property
     def digest(self) -> str:
@@ -78,7 +77,6 @@ def ensure_baseline(
         text = dump_json(baseline.model_dump(mode="json"))
         seal(paths, paths.baseline, text.encode())
         write_atomic(paths.baseline, text)
-    baseline._in_pass = True
     return baseline
 
 
@@ -93,12 +91,16 @@ def load_baseline(paths: RecordPaths) -> Baseline | None:
     return baseline
 
 
-def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
+def drift(
+    paths: RecordPaths, baseline: Baseline, claimed: set[str], in_pass: bool = False
+) -> list[tuple[str, str]]:
     """``(path, "path: what changed")`` for every change outside the unit's claims and the
-    claims other units' reviews cover (a pass leaves out what ``_awaited`` names)."""
+    claims other units' reviews cover; ``in_pass``: a pass leaves out what ``_awaited``
+    names (verify and the gates never do)."""
     excluded = [paths.workspace / p for p in baseline.excluded]
     excluded.append(paths.record)
-    before = baseline.files
+    owned = engine_owned(paths.workspace)  # a baseline taken before they were left out
+    before = {p: h for p, h in baseline.files.items() if not _under(p, owned)}
     now = snapshot_source(paths.workspace, excluded)
     others = claims_of_other_units(paths)
     claimed = claimed | own_claims(paths) | others.proven
@@ -117,7 +119,7 @@ def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tup
         if (paths.workspace / rel).is_file():
             nobody = "this unit" if rel in others.unproven else "any unit"
             found.append((rel, f"{rel}: claimed at stage entry but no longer claimed by {nobody}"))
-    seen = {rel for rel, _ in found} | _awaited(baseline, others, now)
+    seen = {rel for rel, _ in found} | (_awaited(baseline, others, now) if in_pass else set())
     found += [d for d in _git_drift(paths, baseline, claimed | at_entry) if d[0] not in seen]
     return [(rel, reason + others.why_not(rel)) for rel, reason in found]
 
@@ -125,8 +127,6 @@ def drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tup
 def _awaited(baseline: Baseline, others: OtherClaims, now: dict[str, str]) -> set[str]:
     """In a pass: paths another unit claimed at stage entry and nobody changed since, whose
     claiming unit is not reviewed yet. The pass does not block on them; verify does."""
-    if not baseline._in_pass:
-        return set()
     waiting = set(baseline.others_claimed) & others.unproven.keys()
     return {rel for rel in waiting if rel in now and now[rel] == baseline.files.get(rel)}
 
@@ -143,10 +143,12 @@ def _git_drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> lis
     return [
         (rel, f"{rel}: unclaimed source {kind} since the unit's base {short}")
         for rel, kind in sorted(changes.items())
-        if rel not in claimed
-        and not TOOL_LEFTOVERS.search(rel)
-        and not any(rel == x or rel.startswith(x + "/") for x in exempt)
+        if rel not in claimed and not TOOL_LEFTOVERS.search(rel) and not _under(rel, exempt)
     ]
+
+
+def _under(rel: str, prefixes: list[str]) -> bool:
+    return any(rel == x or rel.startswith(x + "/") for x in prefixes)
 
 
 def _prefix(paths: RecordPaths, path: Path) -> str | None:

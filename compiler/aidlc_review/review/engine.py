@@ -114,7 +114,7 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     if base_revision:
         settings["base_revision"] = base_revision
     baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
-    drifted = drift(ctx.paths, baseline, set(frozen.files))
+    drifted = drift(ctx.paths, baseline, set(frozen.files), in_pass=True)
     for _, reason in drifted:
         progress(reason)
     results = run_sensors(
@@ -235,7 +235,7 @@ def conclude(
 def _with_late_drift(ctx: UnitContext, gathered: Gathered) -> Gathered:
     """Drift again after the reviewer ran: a review whose own agent touched unclaimed files
     is NOT-READY in that same run, not only at ``verify``."""
-    now = drift(ctx.paths, gathered.baseline, set(gathered.frozen.files))
+    now = drift(ctx.paths, gathered.baseline, set(gathered.frozen.files), in_pass=True)
     late = [d for d in now if d not in gathered.drift]
     return replace(gathered, drift=[*gathered.drift, *late]) if late else gathered
 
