@@ -57,5 +57,21 @@ def severity_key(ctx: SensorContext, code: str) -> str:
     """The longest rule-code prefix the manifest maps (``E9`` beats ``E``), else ``default``."""
     if code == "invalid-syntax":
         code = "E999"  # what ruff called a syntax error before it stopped giving it a code
-    keys = [k for k in ctx.runner.severity if k != "default" and code.startswith(k)]
+    keys = [k for k in ctx.runner.severity if k != "default" and code_matches(code, k)]
     return max(keys, key=len) if keys else "default"
+
+
+def code_matches(code: str, key: str) -> bool:
+    """``key`` names ``code``'s rule family: the same letters, then a prefix of its digits.
+
+    ``F`` is pyflakes (``F401``), not flake8-fixme (``FIX002``), refurb (``FURB``) or
+    flake8-boolean-trap (``FBT``); ``S`` is bandit, not flake8-simplify (``SIM``) or
+    flake8-self (``SLF``); ``E9`` is ``E902``."""
+    letters, digits = _split(code)
+    key_letters, key_digits = _split(key)
+    return letters == key_letters and digits.startswith(key_digits)
+
+
+def _split(code: str) -> tuple[str, str]:
+    cut = len(code) - len(code.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    return code[:cut], code[cut:]
