@@ -28,36 +28,38 @@ def _green(project) -> None:
 
 
 @pytest.fixture(scope="session")
-def poc_added_once(installed_once, shared_tmp) -> UpstreamProject:
-    """The installed project after a lead's ``scope add code-review poc``, per test run."""
+def mvp_removed_once(installed_once, shared_tmp) -> UpstreamProject:
+    """The installed project after a lead's ``scope remove code-review mvp``, per test run.
+    (poc cannot be added: it has no units, ``test_no_stalls.py``.)"""
 
-    def add(where: Path) -> None:
+    def remove(where: Path) -> None:
         project = installed_once.copy_to(where)
-        assert main(["scope", "add", "code-review", "poc", "--harness", str(project.harness)]) == 0
+        harness = str(project.harness)
+        assert main(["scope", "remove", "code-review", "mvp", "--harness", harness]) == 0
 
-    return UpstreamProject(build_once(shared_tmp / "upstream-poc-added", add))
+    return UpstreamProject(build_once(shared_tmp / "upstream-mvp-removed", remove))
 
 
 @pytest.fixture
-def poc_added(poc_added_once, tmp_path, on_path) -> UpstreamProject:
-    """A copy of the project where a lead added code-review to ``poc`` (exit 0, asserted)."""
-    return poc_added_once.copy_to(tmp_path / "project")
+def mvp_removed(mvp_removed_once, tmp_path, on_path) -> UpstreamProject:
+    """A copy of the project where a lead took code-review out of ``mvp`` (exit 0, asserted)."""
+    return mvp_removed_once.copy_to(tmp_path / "project")
 
 
-def test_a_lead_adds_code_review_to_poc_and_upstream_runs_it_there(poc_added):
-    _green(poc_added)
-    assert _grid(poc_added)["poc"]["stages"]["code-review"] == "EXECUTE"
-    scope_table = poc_added.ok("utility", "scope-table").stdout
-    assert re.search(r"\| poc +\| Minimal +\| \(default\) +\| 9 / 33 +\|", scope_table)
+def test_a_lead_takes_code_review_out_of_mvp_and_upstream_follows(mvp_removed):
+    _green(mvp_removed)
+    assert _grid(mvp_removed)["mvp"]["stages"]["code-review"] == "SKIP"
+    scope_table = mvp_removed.ok("utility", "scope-table").stdout
+    assert re.search(r"\| mvp +\| Standard +\| \(default\) +\| 22 / 33 +\|", scope_table)
 
 
-def test_removing_the_scope_again_undoes_it(poc_added):
-    harness = str(poc_added.harness)
+def test_adding_the_scope_again_undoes_it(mvp_removed):
+    harness = str(mvp_removed.harness)
 
-    assert main(["scope", "remove", "code-review", "poc", "--harness", harness]) == 0
+    assert main(["scope", "add", "code-review", "mvp", "--harness", harness]) == 0
 
-    _green(poc_added)
-    assert _grid(poc_added)["poc"]["stages"]["code-review"] == "SKIP"
+    _green(mvp_removed)
+    assert _grid(mvp_removed)["mvp"]["stages"]["code-review"] == "EXECUTE"
 
 
 def test_a_reinstall_keeps_the_leads_choice(installed):

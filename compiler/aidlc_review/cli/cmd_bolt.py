@@ -1,4 +1,5 @@
-"""``aidlc-review bolt``: the autonomous Bolt pipeline (run, status, gate, abandon)."""
+"""``aidlc-review bolt``: the autonomous Bolt pipeline (run, status, gate, abandon), and
+upstream's swarm reviewed before merge (land, settle: ``cli.bolt_land``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from aidlc_review.cli import bolt_land
 from aidlc_review.cli.options import (
     PRESETS_HELP,
     REPAIRER_METAVAR,
@@ -28,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     verbs.required = True
     _add_run(verbs)
     _add_status_gate_abandon(verbs)
+    bolt_land.register(verbs)  # upstream's swarm: land a unit, settle code review
 
 
 def _add_run(verbs: argparse._SubParsersAction) -> None:

@@ -1,7 +1,10 @@
 """``aidlc-review hook``: what the pre-commit hooks run (see ``.pre-commit-hooks.yaml``).
 
 ``verify`` exits 1 naming each reviewed unit whose review is stale; ``sensors`` exits 1 when
-a check on the staged files a unit claims has a blocking finding.
+a check on the staged files a unit claims has a blocking finding. ``engine-gate`` is the
+Claude Code PreToolUse hook install registers in an upstream project: it reads the hook's
+JSON on stdin and exits 2 with the reason on stderr to refuse the command (Claude Code's
+blocking exit), 0 to let it run.
 """
 
 from __future__ import annotations
@@ -11,6 +14,10 @@ import sys
 from pathlib import Path
 
 from aidlc_review.cli.options import add_harness
+
+# Claude Code's blocking exit for a PreToolUse hook: the call is refused, stderr goes to
+# Claude. Any other non-zero exit is a hook error and the call would go ahead.
+CLAUDE_CODE_REFUSES = 2
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         verb.add_argument("files", nargs="*", metavar="FILE", help="staged files (pre-commit)")
     verify.set_defaults(handler=run_verify)
     sensors.set_defaults(handler=run_sensors_hook)
+    gate = verbs.add_parser(
+        "engine-gate",
+        help="Claude Code PreToolUse hook: refuse code-review receipts and unverified approval",
+    )
+    gate.add_argument("--workspace", type=Path, default=Path("."), metavar="DIR")
+    gate.set_defaults(handler=run_engine_gate)
 
 
 def _workspace(path: Path) -> Path:
@@ -94,3 +107,14 @@ def run_units(args: argparse.Namespace) -> int:
         names = touched_units(workspace, args.record, changed)
     print(json.dumps(names) if args.json else "\n".join(names))
     return 0
+
+
+def run_engine_gate(args: argparse.Namespace) -> int:
+    from aidlc_review.hooks.engine_gate import gate_hook_input
+
+    workspace = args.workspace.resolve()
+    decision = gate_hook_input(sys.stdin.read(), workspace)
+    if decision.allowed:
+        return 0
+    print(decision.reason, file=sys.stderr)
+    return CLAUDE_CODE_REFUSES

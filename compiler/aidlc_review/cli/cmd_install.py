@@ -21,13 +21,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser.add_argument(
             "--dry-run", action="store_true", help="print the diff and change nothing"
         )
+        if verb == "install":
+            parser.add_argument(
+                "--force",
+                action="store_true",
+                help="install into an engine newer than the verified ones (still judged by "
+                "upstream's compile and doctor, and rolled back if they object)",
+            )
         parser.set_defaults(handler=run_install if verb == "install" else run_uninstall)
 
 
 def run_install(args: argparse.Namespace) -> int:
     from aidlc_review.install.plan import plan_install
 
-    plan = plan_install(args.harness)
+    plan = plan_install(args.harness, force=args.force)
     return _carry_out(plan, args, "installed into")
 
 
@@ -39,8 +46,6 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def _carry_out(plan: Any, args: argparse.Namespace, done: str) -> int:
-    from aidlc_review.install.plan import apply_changes
-
     if not plan.changes:
         print(f"nothing to change in {plan.root}", file=sys.stderr)
         return 0
@@ -50,9 +55,33 @@ def _carry_out(plan: Any, args: argparse.Namespace, done: str) -> int:
             f"dry run: {len(plan.changes)} file(s) would change; nothing written", file=sys.stderr
         )
         return 0
-    apply_changes(plan)
-    print(f"{done} {plan.root}: {len(plan.changes)} file(s) changed", file=sys.stderr)
-    return regenerate(plan.root)
+    return commit(plan, f"{done} {plan.root}: {len(plan.changes)} file(s) changed")
+
+
+def commit(plan: Any, message: str) -> int:
+    """Write the plan. In a project with upstream's engine and bun this is a transaction:
+    upstream's generators and doctor judge the result, and an objection restores every
+    byte (exit 1, quoting upstream; ``install.transaction``)."""
+    from aidlc_review.install.plan import apply_changes
+    from aidlc_review.install.transaction import commit_checked
+    from aidlc_review.install.upstream import Engine, find_bun
+
+    engine = Engine.of(plan.root)
+    bun = find_bun() if engine.present else None
+    if bun is None:
+        apply_changes(plan)
+        print(message, file=sys.stderr)
+        return regenerate(plan.root)
+    commit_checked(plan, bun)
+    print(message, file=sys.stderr)
+    print(_regenerated(engine) + "; upstream's doctor found nothing new", file=sys.stderr)
+    return 0
+
+
+def _regenerated(engine: Any) -> str:
+    return "regenerated with upstream's tools: " + "; ".join(
+        " ".join(a[1:]) for a in engine.commands()
+    )
 
 
 def regenerate(harness: Path) -> int:
@@ -77,9 +106,5 @@ def regenerate(harness: Path) -> int:
         )
         return 1
     engine.regenerate(bun)
-    print(
-        "regenerated with upstream's tools: "
-        + "; ".join(" ".join(a[1:]) for a in engine.commands()),
-        file=sys.stderr,
-    )
+    print(_regenerated(engine), file=sys.stderr)
     return 0

@@ -131,9 +131,11 @@ def _installed(harness) -> bool:  # noqa: ANN001
 def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: ANN001
     """A lead's choice for the installed code-review: kept in the ledger, applied by a
     re-install, so that later re-installs and upgrades keep it."""
-    from aidlc_review.cli.cmd_install import regenerate
+    from aidlc_review.cli.cmd_install import commit
+    from aidlc_review.harness.layout import HarnessLayout
     from aidlc_review.install.ledger import read_ledger
-    from aidlc_review.install.plan import apply_changes, plan_install
+    from aidlc_review.install.plan import plan_install
+    from aidlc_review.install.unit_scopes import refuse_unit_less
 
     ledger = read_ledger(harness)
     assert ledger is not None
@@ -146,8 +148,8 @@ def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: A
         state = "already executes" if args.action == "add" else "does not execute"
         print(f"code-review {state} in scope {args.scope}; nothing to change", file=sys.stderr)
         return 0
-    plan = plan_install(harness, chosen_scopes=scopes)
-    apply_changes(plan)
+    plan = plan_install(harness, chosen_scopes=scopes)  # refused where code-generation is not
+    if args.action == "add":
+        refuse_unit_less(HarnessLayout.at(harness), args.stage, args.scope)
     verb = "now executes in" if args.action == "add" else "no longer executes in"
-    print(f"code-review {verb} scope {args.scope} (kept in the plugin's ledger)", file=sys.stderr)
-    return regenerate(harness)
+    return commit(plan, f"code-review {verb} scope {args.scope} (kept in the plugin's ledger)")

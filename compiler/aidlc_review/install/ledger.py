@@ -32,10 +32,11 @@ class AddedFile(Frozen):
 
 
 class Insertion(Frozen):
-    """Text install put into a core stage: a fragment block or appended list lines."""
+    """Text install put into a core file: a fragment block, appended list lines, or the
+    engine gate's lines in ``settings.json`` (``install.engine_hook``)."""
 
     path: str
-    kind: Literal["fragment", "list-lines"]
+    kind: Literal["fragment", "list-lines", "json-lines"]
     key: str  # the fragment's anchor, or the list key the lines were appended to
     text: str
 

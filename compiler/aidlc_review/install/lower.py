@@ -30,9 +30,14 @@ def installed_sensor_id(source_id: str) -> str:
 
 
 def lower_review_stage(
-    source: FrontmatterText, scopes: list[str], known_artifacts: set[str]
+    source: FrontmatterText,
+    scopes: list[str],
+    known_artifacts: set[str],
+    review_artifact: bool = False,
 ) -> tuple[str, list[str]]:
-    """The installed code-review stage text, and the consumes it had to drop."""
+    """The installed code-review stage text, and the consumes it had to drop.
+    ``review_artifact``: the engine's schema has the key (upstream 2.6 on), where a stage
+    with a ``reviewer`` must name the Markdown artifact it reviews."""
     data = source.plain()
     consumes = [c for c in data["consumes"] if c["artifact"] in known_artifacts]
     dropped = [c["artifact"] for c in data["consumes"] if c["artifact"] not in known_artifacts]
@@ -43,9 +48,10 @@ def lower_review_stage(
         text.remove_key(key)
     text.replace_key("lead_agent", [f"lead_agent: {data['repair_agent']}"])
     text.replace_key("mode", ["mode: inline"])
+    reviewed = [f"review_artifact: {REVIEW_ARTIFACT}"] if review_artifact else []
     text.insert_after(
         ("mode",),
-        [f"reviewer: {data['lead_agent']}", f"reviewer_max_iterations: {budget}"],
+        [f"reviewer: {data['lead_agent']}", f"reviewer_max_iterations: {budget}", *reviewed],
     )
     text.replace_key("produces", scalar_list_block("produces", [REVIEW_ARTIFACT], "  "))
     text.replace_key("consumes", consumes_block(consumes))
@@ -62,6 +68,8 @@ def lower_review_stage(
         sensors=sensors,
         scopes=scopes,
     )
+    if review_artifact:
+        expected["review_artifact"] = REVIEW_ARTIFACT
     check_edit(text, expected)
     return text.text, dropped
 

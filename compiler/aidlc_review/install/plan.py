@@ -6,13 +6,15 @@ lowers the plugin's definitions (``lower``), adds its contributions to
 code-generation and build-and-test as removable blocks (``blocks``), pins
 code-review's number after code-generation (``numbering``), validates and
 compiles the result with this project's compiler, and records it all in the
-ledger. ``apply`` writes the files; upstream's generators then run (``upstream``).
+ledger. ``apply`` writes the files; upstream's generators then run (``upstream``),
+and upstream's doctor judges the result, which is rolled back if it objects
+(``transaction``). An engine newer than the verified ones is refused unless forced,
+and lowering follows what its stage schema accepts (``engine_contract``).
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout, plugin_root
 from aidlc_review.harness.yamledit import FrontmatterText
-from aidlc_review.install import blocks, numbering
+from aidlc_review.install import blocks, engine_hook, numbering
 from aidlc_review.install.contributions import load_contributions
 from aidlc_review.install.ledger import (
     AddedFile,
@@ -89,23 +91,18 @@ def recognise(harness_dir: Path) -> HarnessLayout:
                 f"{layout.root}: not an installed AI-DLC harness "
                 f"(expected {CONSTRUCTION}/{slug}.md)"
             )
-    _refuse_unit_major(layout.root.parent)
     return layout
 
 
-_UNIT_MAJOR = re.compile(r"Construction Iteration\W*:?\W*unit-major")
-
-
-def _refuse_unit_major(project: Path) -> None:
+def _refuse_unit_major(project: Path, before: str) -> None:
     """Under unit-major iteration upstream would schedule an inline per-unit stage such as
-    code-review among the design stages, before the unit's code exists."""
-    for state in sorted(project.glob("aidlc/spaces/*/intents/*/aidlc-state.md")):
-        if _UNIT_MAJOR.search(state.read_text(encoding="utf-8", errors="replace")):
-            raise InvalidInput(
-                f"{state}: Construction Iteration is unit-major; code-review runs per unit after "
-                "code generation, which unit-major iteration would not keep. Set it back with "
-                "`aidlc-state.ts set-construction-iteration stage-major` before installing"
-            )
+    code-review among the design stages, before the unit's code exists. (Uninstalling is
+    not refused for it: taking code-review out is one way out of that.)"""
+    from aidlc_review.install.intents import project_intents, unit_major_refusal
+
+    for state in project_intents(project):
+        if state.unit_major:
+            raise InvalidInput(unit_major_refusal(state, before))
 
 
 def pristine_texts(layout: HarnessLayout, ledger: Ledger | None, strict: bool) -> dict[str, str]:
@@ -125,12 +122,21 @@ def pristine_texts(layout: HarnessLayout, ledger: Ledger | None, strict: bool) -
                     if strict:
                         raise
         texts[display] = text
+    texts.update(engine_hook.pristine(layout.root, ledger, strict))
     return texts
 
 
-def plan_install(harness_dir: Path, chosen_scopes: list[str] | None = None) -> InstallPlan:
-    """Every file change of an install (or re-install); validated; nothing written."""
+def plan_install(
+    harness_dir: Path, chosen_scopes: list[str] | None = None, force: bool = False
+) -> InstallPlan:
+    """Every file change of an install (or re-install); validated; nothing written.
+    ``force``: install into an engine newer than the verified ones (``engine_contract``)."""
+    from aidlc_review.install.engine_contract import refuse_unverified
+
     layout = recognise(harness_dir)
+    refuse_unverified(layout.root, force)
+    doing = "installing" if chosen_scopes is None else "changing code-review's scopes"
+    _refuse_unit_major(layout.root.parent, doing)
     plugin = HarnessLayout.at(None)
     earlier = read_ledger(layout.root)
     core = pristine_texts(layout, earlier, strict=False)
@@ -199,6 +205,7 @@ def _lowered_files(
     earlier: Ledger | None,
 ) -> tuple[dict[str, str], list[Insertion], dict]:
     """Every file the install writes (display -> text), its insertions, and the stage facts."""
+    from aidlc_review.install.engine_contract import EngineContract
     from aidlc_review.install.trial import harness_scopes, known_artifacts
 
     source_display = f"{plugin.display(plugin.stages_dir)}/construction/{REVIEW}.md"
@@ -214,7 +221,9 @@ def _lowered_files(
             "there in this harness (or the scope does not exist)"
         )
     scopes = [s for s in wanted if s in possible]
-    review_text, dropped = lower_review_stage(source, scopes, known_artifacts(layout))
+    review_text, dropped = lower_review_stage(
+        source, scopes, known_artifacts(layout), EngineContract.read(layout.root).review_artifact
+    )
     files = {f"{CONSTRUCTION}/{REVIEW}.md": review_text}
     sensor_ids = {installed_sensor_id(s): s for s in data.get("sensors", [])}
     for new_id, old_id in sensor_ids.items():
@@ -224,6 +233,9 @@ def _lowered_files(
     files.update(_agents(plugin, layout, data))
     edited, inserted = _contributed(plugin, core)
     files.update(edited)
+    gate_files, gate_inserted = engine_hook.contributed(core, harness_dir_name(layout.root))
+    files.update(gate_files)
+    inserted.extend(gate_inserted)
     stage = ReviewStage(
         slug=REVIEW,
         reviews=data["reviews"],

@@ -4,7 +4,9 @@ An added file a user edited since is never deleted: uninstall refuses and names
 it. The inserted blocks come out of code-generation and build-and-test, the
 stage numbers install moved go back, and the compiled graph is rebuilt with
 them, so with upstream's generators re-run the project is byte for byte as
-before the install.
+before the install. While any intent is at code-review (its current stage, or begun
+and not settled) uninstall refuses and names the intent: upstream's engine could not
+route it any more.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ class EditedSinceInstall(InvalidInput):
     exit_code = 1
 
 
+class ReviewInUse(InvalidInput):
+    """An intent is at code-review: taking the stage out would strand it."""
+
+    exit_code = 1
+
+
 def plan_uninstall(harness_dir: Path) -> InstallPlan:
     layout = recognise(harness_dir)
     ledger = read_ledger(layout.root)
@@ -46,6 +54,7 @@ def plan_uninstall(harness_dir: Path) -> InstallPlan:
         for a in ledger.added
         if (layout.root / a.path).is_file() and sha256_text(_read(layout.root / a.path)) != a.sha256
     ]
+    _refuse_while_reviewing(layout.root.parent)
     if edited:
         raise EditedSinceInstall(
             "refusing to uninstall: edited since install (restore or remove them by hand): "
@@ -71,6 +80,21 @@ def plan_uninstall(harness_dir: Path) -> InstallPlan:
         if (layout.root / display).is_file():
             plan.changes.append(FileChange(display, _read(layout.root / display), None))
     return plan
+
+
+def _refuse_while_reviewing(project: Path) -> None:
+    """Upstream's ``next`` cannot route an intent whose stage is gone from the graph: while
+    any intent is at code-review, uninstalling would leave it stuck there."""
+    from aidlc_review.install.intents import project_intents
+
+    held = [(s, why) for s in project_intents(project) if (why := s.holding(REVIEW))]
+    if held:
+        raise ReviewInUse(
+            "refusing to uninstall: "
+            + "; ".join(f"intent {s.name} has {REVIEW} {why} ({s.path})" for s, why in held)
+            + f". Upstream's `next` would then stop on a stage its graph no longer has. Finish "
+            f"{REVIEW} in that intent first (its gate approved), then uninstall"
+        )
 
 
 def _compile_without(

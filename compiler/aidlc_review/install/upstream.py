@@ -64,8 +64,21 @@ class Engine:
             ["bun", self.tool("aidlc-runner-gen.ts"), "write"],
         ]
 
-    def run(self, argv: list[str], bun: str) -> str:
-        done = subprocess.run(
+    def doctor_failures(self, bun: str) -> list[str]:
+        """The checks upstream's doctor fails in the project now, one line each as it
+        prints them (``✗  name: detail``); its own failure to run is raised."""
+        argv = ["bun", self.tool("aidlc.ts"), "doctor"]
+        done = self._call(argv, bun)
+        failed = [line[1:].strip() for line in done.stdout.splitlines() if line.startswith("✗")]
+        if done.returncode not in (0, 1) or (done.returncode == 1 and not failed):
+            shown = " ".join(argv)
+            raise RegenerationFailed(
+                f"{shown} exited {done.returncode}: {(done.stderr or done.stdout).strip()}"
+            )
+        return failed
+
+    def _call(self, argv: list[str], bun: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
             [bun, *argv[1:]],
             cwd=self.project,
             capture_output=True,
@@ -76,6 +89,9 @@ class Engine:
                 "PATH": f"{Path(bun).parent}{os.pathsep}{os.environ.get('PATH', '')}",
             },
         )
+
+    def run(self, argv: list[str], bun: str) -> str:
+        done = self._call(argv, bun)
         if done.returncode != 0:
             shown = " ".join(argv)
             raise RegenerationFailed(

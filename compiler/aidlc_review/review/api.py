@@ -25,6 +25,7 @@ from aidlc_review.review.ask import Asking, ask_command_reviewer
 from aidlc_review.review.brief import repair_brief, reviewer_brief, write_brief
 from aidlc_review.review.envelope import reported_failure
 from aidlc_review.review.freshness import stale_reasons
+from aidlc_review.review.intent import refuse_out_of_order
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.models import FindingsDocument, RepairRecord
 from aidlc_review.review.paths import RecordPaths
@@ -75,6 +76,7 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
     """Review -> repair -> re-review within the mode's pass budget, then stop at the gate."""
     say = progress or _quiet
     paths = RecordPaths.resolve(request.workspace, request.unit, request.record, request.manifest)
+    refuse_out_of_order(paths.record)
     reviewer = parse_agent(request.reviewer, "--reviewer", (BUILTIN,))
     repairer = parse_agent(request.repairer, "--repairer", (NONE,))
     if not request.agent_timeout > 0:

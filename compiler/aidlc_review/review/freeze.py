@@ -4,7 +4,9 @@ The unit source fingerprint is ``sha256(manifest bytes + sorted (path, hash))``.
 The stage-entry baseline hashes the workspace's application source and config
 (what git would track, by the tree's own ``.gitignore`` files only, plus the tools'
 config files; else every file, dot-files included), leaving out the record dir, the
-harness, VCS and tool caches, so the runtime and ``review verify`` can see changes no unit claims.
+harness, VCS and tool caches and what only an engine writes (``git_drift.engine_owned``:
+upstream's ``aidlc/`` tree and its Bolt worktrees), so the runtime and ``review verify``
+can see changes no unit claims.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.fsio import canonical_json, sha256_bytes, sha256_file
-from aidlc_review.review.git_drift import list_files
+from aidlc_review.review.git_drift import engine_owned, list_files
 from aidlc_review.review.source_manifest import SourceManifest, claimed_files, unreadable_claims
 
 SKIPPED_DIRS = frozenset(
@@ -97,6 +99,7 @@ def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     """Hash every application source file of the workspace, sorted by path."""
     root = workspace.resolve()
     prefixes = [x for x in (_relative_prefix(root, path) for path in excluded) if x is not None]
+    prefixes += engine_owned(root)
     listing = list_files(root)  # what the tree's own .gitignore files leave out stays out
     paths = set(listing.every) if listing is not None else set(_walk_files(root))
     paths |= {name for name in CONFIG_FILES if (root / name).is_file()}

@@ -6,7 +6,8 @@ untracked module) would be folded into the snapshot. Git knows better: everythin
 differs from the unit's base (the workspace's ``base-revision``, else ``HEAD`` when the
 review starts; in Bolt the unit's branch point), untracked files included, is a change
 some unit must claim, except the record, the engine's own state and, in an upstream
-AI-DLC project, the ``aidlc/`` tree upstream's engine writes. The harness (``.claude/``)
+AI-DLC project, what upstream's engine writes (``engine_owned``): the ``aidlc/`` tree and
+the Bolt worktrees its swarm forks under ``.aidlc/worktrees/``. The harness (``.claude/``)
 is configuration, committed before construction: it is not exempt.
 
 What git is asked is asked so that nothing local to this clone can hide a file. Only the
@@ -30,6 +31,7 @@ from aidlc_review.errors import InvalidInput
 
 UPSTREAM_ENGINE = ".claude/tools/aidlc-orchestrate.ts"
 UPSTREAM_RECORD = "aidlc"
+UPSTREAM_WORKTREES = ".aidlc/worktrees"  # where upstream's swarm forks bolt-<unit> worktrees
 # Before the command: no replace ref stands in for the base, no fsmonitor program runs,
 # no excludes file outside the tree is read.
 _SAFE_GIT = (
@@ -76,8 +78,33 @@ def resolve_base(workspace: Path, revision: str | None) -> str | None:
 
 
 def engine_owned(workspace: Path) -> list[str]:
-    """Workspace-relative prefixes only the engines write (beyond the record dir)."""
-    return [UPSTREAM_RECORD] if (workspace / UPSTREAM_ENGINE).is_file() else []
+    """Workspace-relative prefixes only the engines write (beyond the record dir): in an
+    upstream project its ``aidlc/`` tree and each Bolt worktree of its swarm."""
+    if not (workspace / UPSTREAM_ENGINE).is_file():
+        return []
+    return [UPSTREAM_RECORD, *bolt_worktrees(workspace)]
+
+
+def bolt_worktrees(workspace: Path) -> list[str]:
+    """``.aidlc/worktrees/bolt-<unit>`` folders that are checkouts of this repository's own.
+
+    Upstream's swarm forks one per unit (``aidlc-worktree.ts create``) and leaves it there
+    until the unit merges, or for good when it never does. Only a worktree git registered
+    here, holding its ``.git`` link, is exempt: git never adds what such a folder holds to
+    this checkout's commits (at most a link to it), whereas a file put there by hand, or a
+    folder that merely looks like one, is source like any other."""
+    listed = _git(workspace, "worktree", "list", "--porcelain", "-z")
+    if listed is None:
+        return []
+    root = (workspace / UPSTREAM_WORKTREES).resolve()
+    found = []
+    for field in _split(listed):
+        if not field.startswith("worktree "):
+            continue
+        path = Path(field.removeprefix("worktree ")).resolve()
+        if path.parent == root and path.name.startswith("bolt-") and (path / ".git").is_file():
+            found.append(f"{UPSTREAM_WORKTREES}/{path.name}")
+    return sorted(found)
 
 
 def list_files(workspace: Path) -> Listing | None:

@@ -31,6 +31,7 @@ from aidlc_review.review.api import ReviewOutcome, ReviewRequest, outcome_of, ow
 from aidlc_review.review.brief import reviewer_brief, write_brief
 from aidlc_review.review.envelope import Unwrapped, unwrap
 from aidlc_review.review.freeze import Frozen, freeze_unit
+from aidlc_review.review.intent import refuse_out_of_order
 from aidlc_review.review.lock import unit_lock
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.store import load_unit_document, save_document
@@ -79,6 +80,7 @@ class Started:
 def start_review(request: ReviewRequest, progress: Callable[[str], None] | None = None) -> Started:
     say = progress or (lambda _: None)
     paths = RecordPaths.resolve(request.workspace, request.unit, request.record, request.manifest)
+    refuse_out_of_order(paths.record)
     ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
     engine.read_manifest(ctx)
     with unit_lock(paths, say):

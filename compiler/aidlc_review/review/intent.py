@@ -14,6 +14,9 @@ from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 
+STAGE = "code-review"
+SOURCE_STAGE = "code-generation"
+
 
 def active_intent_record(workspace: Path) -> Path | None:
     """The active intent's directory; None when ``workspace`` is not an upstream project."""
@@ -69,6 +72,31 @@ def _main_worktree(workspace: Path) -> list[Path]:
         return []
     main = Path(done.stdout.strip()).parent
     return [main] if main.resolve() != workspace.resolve() else []
+
+
+def refuse_out_of_order(record: Path) -> None:
+    """Refuse a review upstream scheduled before the unit's code generation.
+
+    Under ``Construction Iteration: unit-major`` upstream walks code-review unit by unit
+    among the design stages (``install.intents``): its directive arrives while a design
+    stage is current, before code generation wrote anything to review.
+    """
+    from aidlc_review.install.intents import SET_STAGE_MAJOR, STATE_FILE, IntentState
+
+    state = IntentState.read(record / STATE_FILE)
+    current = state.field("Current Stage") if state is not None else None
+    if state is None or not state.unit_major or current in (SOURCE_STAGE, STAGE):
+        return
+    raise InvalidInput(
+        f"{state.path}: Construction Iteration is unit-major, so upstream's `next` scheduled "
+        f"{STAGE} among the design stages (current stage: {current}), before code generation "
+        f"wrote this unit's code: there is nothing to review yet, and a {STAGE}.md written "
+        f"without a review is refused at approval. To go on, run `{SET_STAGE_MAJOR}` "
+        f"({STAGE} then follows each unit's code generation), then "
+        "`bun .claude/tools/aidlc-orchestrate.ts next` and follow its directive. Upstream "
+        "may then refuse to approve a design stage this unit went through out of order "
+        "until its reviewer runs again for the unit: do as that refusal says"
+    )
 
 
 def upstream_harness(workspace: Path) -> Path | None:

@@ -1,0 +1,36 @@
+"""Scopes where upstream gives code-review no unit to review.
+
+Upstream iterates a per-unit construction stage over the units in
+``unit-of-work-dependency.md`` (``resolveBoltBatches`` in ``aidlc-orchestrate.ts``). In a
+scope where no stage that writes it executes (poc, for one), there is no unit set: upstream
+emits each per-unit stage once, with the literal placeholder ``{unit-name}`` in its record
+paths (``construction/{unit-name}/code-review/code-review.md``), while this plugin's
+stage-level review writes ``construction/code-review/``. That stage's coverage check
+could never pass, so a lead's ``scope add`` of such a scope is refused with the reason.
+"""
+
+from __future__ import annotations
+
+from aidlc_review.compile.build import load_valid
+from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.layout import HarnessLayout
+
+UNIT_SET = "unit-of-work-dependency"
+
+
+def refuse_unit_less(layout: HarnessLayout, stage: str, scope: str) -> None:
+    """Refuse to make ``stage`` execute in ``scope`` when the scope has no unit set."""
+    _, graph, _ = load_valid(layout)
+    producers = graph.producers_of(UNIT_SET)
+    if any(graph.executes(slug, scope) for slug in producers):
+        return
+    writers = " or ".join(producers) or "no stage of this harness"
+    first = producers[0] if producers else "a stage that writes it"
+    raise InvalidInput(
+        f"{stage} cannot execute in scope {scope}: no stage there writes the unit set "
+        f"({UNIT_SET}, by {writers}), so upstream would run {stage} once with the literal "
+        f"placeholder in its path (construction/{{unit-name}}/{stage}/{stage}.md), where "
+        f"this plugin's stage-level review does not write (construction/{stage}/), and the "
+        f"stage could never be approved. Make {first} execute in {scope} first, "
+        f"or keep {stage} out of it"
+    )
