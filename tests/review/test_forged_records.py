@@ -83,6 +83,18 @@ def waived_copy(tmp_path: Path, files: dict[str, str]) -> Path:
     return scratch
 
 
+def planted_from_scratch(tmp_path: Path, with_seals: bool = False) -> Path:
+    """A workspace whose unit holds the record (and, ``with_seals``, the engine dir with
+    its seals) of a scratch copy reviewed and waived on this machine."""
+    files = {"src/orders/app.py": LINT_ERROR}
+    scratch = waived_copy(tmp_path, files)
+    ws = make_workspace(tmp_path / "ws", files)
+    shutil.copytree(scratch / RECORD, ws / RECORD)
+    if with_seals:
+        shutil.copytree(scratch / ENGINE, ws / ENGINE)
+    return ws
+
+
 def test_a_findings_document_planted_before_the_first_review_approves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -112,11 +124,7 @@ def test_seals_copied_from_a_scratch_review_do_not_vouch_for_a_planted_document(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Same machine, same key, same relative path: seals are bound to the workspace too."""
-    files = {"src/orders/app.py": LINT_ERROR}
-    scratch = waived_copy(tmp_path, files)
-    ws = make_workspace(tmp_path / "ws", files)
-    shutil.copytree(scratch / RECORD, ws / RECORD)
-    shutil.copytree(scratch / ENGINE, ws / ENGINE)
+    ws = planted_from_scratch(tmp_path, with_seals=True)
     capsys.readouterr()
 
     assert gates(ws, capsys) == REFUSED
@@ -128,10 +136,7 @@ def test_seals_copied_from_a_scratch_review_do_not_vouch_for_a_planted_document(
 def test_a_planted_document_is_proven_from_the_bytes_and_its_waivers_do_not_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    files = {"src/orders/app.py": LINT_ERROR}
-    scratch = waived_copy(tmp_path, files)
-    ws = make_workspace(tmp_path / "ws", files)
-    shutil.copytree(scratch / RECORD, ws / RECORD)
+    ws = planted_from_scratch(tmp_path)
 
     assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 1
     out = capsys.readouterr().out
