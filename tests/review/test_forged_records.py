@@ -409,3 +409,57 @@ def test_the_aggregate_gate_proves_a_jobs_new_review_over_an_older_committed_rec
     )
     (unit,) = json.loads(capsys.readouterr().out)["units"]
     assert (unit["verdict"], unit["reasons"]) == ("READY", [])
+
+
+TESTED = {
+    "src/orders/app.py": CLEAN,
+    "tests/test_app.py": "from src.orders.app import total\n\n\ndef test_total():\n"
+    "    assert total([1, 2]) == 3\n",
+}
+WITH_TESTS = '\n[tool.aidlc-review]\ntest-command = "python -m pytest -q tests"\n'
+
+
+def tested_unit(root: Path) -> Path:
+    ws = make_workspace(root, TESTED, claims=["src/orders/app.py"])
+    (ws / "pyproject.toml").write_text((ws / "pyproject.toml").read_text() + WITH_TESTS)
+    (ws / "src/__init__.py").write_text("")
+    (ws / "src/orders/__init__.py").write_text("")
+    commit(ws, "tests")
+    return ws
+
+
+def test_verify_leaves_the_tests_to_the_gates_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = tested_unit(tmp_path / "ws")
+    assert main(review_args(ws)) == 0
+    capsys.readouterr()
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 0
+    assert (
+        "not checked: coverage: runs the project's tests, so only `review verify --ready` and "
+        "the gates run it again; its recorded findings stand\n" in capsys.readouterr().err
+    )
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 0
+    assert "not checked: coverage" not in capsys.readouterr().err
+
+
+def test_a_record_from_elsewhere_whose_tests_cannot_run_here_is_not_ready(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = tested_unit(tmp_path / "ws")
+    job = tmp_path / "job"
+    shutil.copytree(ws, job, symlinks=True)
+    assert main(review_args(job)) == 0  # the review job ran the tests
+    # the gate's environment lacks the project's test runner
+    config = (ws / "pyproject.toml").read_text()
+    (ws / "pyproject.toml").write_text(config.replace("python -m pytest", "no-such-test-runner"))
+    capsys.readouterr()
+
+    sources = job / RECORD
+    assert (
+        main(["review", "summary", "--workspace", str(ws), "--from", str(sources), "--json"]) == 1
+    )
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert unit["verdict"] == "NOT-READY"
+    assert [r for r in unit["reasons"] if r.startswith("coverage: could not run here (")]

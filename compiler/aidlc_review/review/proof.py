@@ -89,11 +89,11 @@ def prove_unit(
         from aidlc_review.review.recompute import recompute_findings
 
         again = recompute_findings(paths, doc, receipt, harness, _base(paths, here), thorough)
-        findings, tampered, unproven = (
-            again.findings,
-            again.understated,
-            [*unproven, *again.not_run],
-        )
+        findings, tampered = again.findings, again.understated
+        # a record this machine sealed keeps what a sensor that cannot run here recorded;
+        # one from elsewhere has nothing else vouching for it: never READY on its word
+        (unproven if here else unprovable).extend(again.not_run)
+        unproven.extend(again.deferred)
     held = honoured(findings, in_force(doc, today or date.today())) if here else {}
     verdict = decide(findings, held) if receipt is not None else NOT_READY
     return Proof(
