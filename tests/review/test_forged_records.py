@@ -419,7 +419,7 @@ TESTED = {
 WITH_TESTS = '\n[tool.aidlc-review]\ntest-command = "python -m pytest -q tests"\n'
 
 
-def tested_unit(root: Path) -> Path:
+def unit_with_tests(root: Path) -> Path:
     ws = make_workspace(root, TESTED, claims=["src/orders/app.py"])
     (ws / "pyproject.toml").write_text((ws / "pyproject.toml").read_text() + WITH_TESTS)
     (ws / "src/__init__.py").write_text("")
@@ -431,7 +431,7 @@ def tested_unit(root: Path) -> Path:
 def test_verify_leaves_the_tests_to_the_gates_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ws = tested_unit(tmp_path / "ws")
+    ws = unit_with_tests(tmp_path / "ws")
     assert main(review_args(ws)) == 0
     capsys.readouterr()
 
@@ -447,7 +447,7 @@ def test_verify_leaves_the_tests_to_the_gates_and_says_so(
 def test_a_record_from_elsewhere_whose_tests_cannot_run_here_is_not_ready(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ws = tested_unit(tmp_path / "ws")
+    ws = unit_with_tests(tmp_path / "ws")
     job = tmp_path / "job"
     shutil.copytree(ws, job, symlinks=True)
     assert main(review_args(job)) == 0  # the review job ran the tests
@@ -463,3 +463,22 @@ def test_a_record_from_elsewhere_whose_tests_cannot_run_here_is_not_ready(
     (unit,) = json.loads(capsys.readouterr().out)["units"]
     assert unit["verdict"] == "NOT-READY"
     assert [r for r in unit["reasons"] if r.startswith("coverage: could not run here (")]
+
+
+def test_a_sensor_that_cannot_run_here_stops_an_approval_but_not_a_freshness_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A teammate's pre-commit hook may lack a tool the reviewer had: that is no reason
+    to call the record stale; it is a reason not to call it READY."""
+    ws = unit_with_tests(tmp_path / "ws")
+    job = tmp_path / "job"
+    shutil.copytree(ws, job, symlinks=True)
+    assert main(review_args(job)) == 0
+    shutil.copytree(job / RECORD, ws / RECORD, dirs_exist_ok=True)
+    config = (ws / "pyproject.toml").read_text()
+    (ws / "pyproject.toml").write_text(config.replace("python -m pytest", "no-such-test-runner"))
+    capsys.readouterr()
+
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 0
+    assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT, "--ready"]) == 1
+    assert "stale: coverage: could not run here (" in capsys.readouterr().out

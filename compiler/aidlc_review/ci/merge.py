@@ -62,7 +62,7 @@ def unit_entry(
         "passes_used": len(doc.attempt_passes()),
         "open_findings": [f.model_dump(mode="json") for f in _open(doc, proof)],
         "waived": sorted(proof.waived),
-        "reasons": proof.reasons,
+        "reasons": sorted([*proof.reasons, *proof.unprovable]),
         "unproven": proof.unproven,
     }
 

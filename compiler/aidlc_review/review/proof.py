@@ -41,7 +41,9 @@ class Proof:
     sealed_here: bool = True
     stale: list[str] = field(default_factory=list)  # the bytes no longer match the receipt
     tampered: list[str] = field(default_factory=list)  # the record disagrees with itself
-    unprovable: list[str] = field(default_factory=list)  # a record from elsewhere, unchecked
+    # a record from elsewhere that a sensor could not check here: never READY (a freshness
+    # check, such as the pre-commit hook, is not an approval and does not count these)
+    unprovable: list[str] = field(default_factory=list)
     blocking: list[Finding] = field(default_factory=list)  # open, blocking, not waived
     waived: dict[str, Waiver] = field(default_factory=dict)  # finding id -> waiver honoured
     unproven: list[str] = field(default_factory=list)  # what could not be checked
@@ -49,11 +51,11 @@ class Proof:
     @property
     def reasons(self) -> list[str]:
         """Why nothing may be approved or merged on this record (``path: reason``)."""
-        return sorted({*self.stale, *self.tampered, *self.unprovable})
+        return sorted({*self.stale, *self.tampered})
 
     @property
     def ready(self) -> bool:
-        return self.recorded and not self.reasons and self.verdict == READY
+        return self.recorded and not self.reasons and not self.unprovable and self.verdict == READY
 
 
 def prove_unit(

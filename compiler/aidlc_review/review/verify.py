@@ -43,7 +43,7 @@ def verify_unit(
 
 
 def proof_reasons(paths: RecordPaths, proof: Proof, ready: bool) -> list[str]:
-    reasons = list(proof.reasons)
+    reasons = [*proof.reasons, *(proof.unprovable if ready else ())]
     if not proof.recorded and not reasons and ready:
         reasons.append(f"{paths.display(paths.findings)}: not reviewed, not READY")
     elif proof.recorded and proof.verdict != READY and (ready or proof.claimed == READY):
