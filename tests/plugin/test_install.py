@@ -15,15 +15,8 @@ from aidlc_review.harness.layout import PROJECT_ROOT
 from tests.plugin.trees import copy_project, copy_upstream, snapshot
 
 CONSTRUCTION = "aidlc-common/stages/construction"
-UPSTREAM_CODEGEN_SCOPES = [
-    "bugfix",
-    "enterprise",
-    "feature",
-    "mvp",
-    "refactor",
-    "security-patch",
-    "workshop",
-]
+# upstream's code-generation scopes where units-generation writes a unit set
+UPSTREAM_UNIT_SCOPES = ["enterprise", "feature", "mvp", "workshop"]
 ENGINE = PROJECT_ROOT.parent / "shared/aidlc-upstream"
 SCHEMA = ENGINE / ".claude/tools/aidlc-stage-schema.ts"
 
@@ -66,9 +59,26 @@ def test_code_review_lands_between_generation_and_test(tmp_path):
     assert nodes["code-generation"]["reviewer"] == "aidlc-architecture-reviewer-agent"
     grid = json.loads((root / "tools/data/scope-grid.json").read_text())
     executing = sorted(s for s, row in grid.items() if row["stages"]["code-review"] == "EXECUTE")
-    assert executing == UPSTREAM_CODEGEN_SCOPES
+    assert executing == UPSTREAM_UNIT_SCOPES
     args = ["compile", "--harness", str(root), "--display-root", ".claude", "--check"]
     assert main(args) == 0  # our compiler agrees with the numbers install pinned
+
+
+def test_install_leaves_code_review_out_of_scopes_without_units_and_says_so(tmp_path, capsys):
+    root = copy_upstream(tmp_path)
+
+    assert install(root) == 0
+
+    grid = json.loads((root / "tools/data/scope-grid.json").read_text())
+    for scope in ("bugfix", "refactor", "security-patch"):
+        assert grid[scope]["stages"]["code-generation"] == "EXECUTE"
+        assert grid[scope]["stages"]["code-review"] == "SKIP"
+    assert (
+        "note: code-review is not added to bugfix, refactor, security-patch: no stage there "
+        "writes the unit set (unit-of-work-dependency), so upstream would run code-review once "
+        "under the literal placeholder construction/{unit-name}/code-review/, where no unit's "
+        "review is written\n"
+    ) in capsys.readouterr().err
 
 
 def test_the_installed_stage_and_sensors_use_only_what_upstream_accepts(tmp_path):
@@ -214,7 +224,7 @@ def test_unit_major_construction_is_refused(tmp_path, capsys):
 def test_reinstalling_keeps_a_leads_scope_choice(tmp_path, capsys):
     root = copy_upstream(tmp_path)
     assert install(root) == 0
-    assert main(["scope", "remove", "code-review", "bugfix", "--harness", str(root)]) == 0
+    assert main(["scope", "remove", "code-review", "workshop", "--harness", str(root)]) == 0
     before = snapshot(root)
     capsys.readouterr()
 
@@ -222,7 +232,7 @@ def test_reinstalling_keeps_a_leads_scope_choice(tmp_path, capsys):
 
     assert snapshot(root) == before
     grid = json.loads((root / "tools/data/scope-grid.json").read_text())
-    assert grid["bugfix"]["stages"]["code-review"] == "SKIP"
+    assert grid["workshop"]["stages"]["code-review"] == "SKIP"
 
 
 def test_without_bun_install_writes_the_sources_and_says_what_to_run(tmp_path, monkeypatch, capsys):

@@ -8,7 +8,11 @@ are refused up front, or met with a message that says how to go on.
 - a scope without units (poc) gets upstream's literal ``{unit-name}`` paths, which no
   review writes: ``scope add`` refuses it and says why;
 - uninstall while an intent is at code-review would leave upstream routing to a stage its
-  graph no longer has: refused, naming the intent.
+  graph no longer has: refused, naming the intent;
+- an upstream upgrade (a fresh ``.claude`` copied over the project) takes the plugin's
+  blocks, gate and pins while its files stay, and upstream's doctor sees nothing wrong:
+  the plugin's doctor and commands name what is gone and say to install again, which
+  puts it right.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -215,3 +220,55 @@ def test_uninstall_refuses_while_an_intent_is_at_code_review(installed, capsys):
     )
     assert installed.status() == before
     assert installed.ok("orchestrate", "next").json() == directive
+
+
+def _upgrade(project: UpstreamProject) -> None:
+    """What an upstream upgrade does to a project: a fresh ``.claude`` copied over it."""
+    fresh = Path(__file__).resolve().parents[3] / "shared/aidlc-upstream/.claude"
+    shutil.copytree(fresh, project.harness, dirs_exist_ok=True, symlinks=True)
+
+
+def test_an_upgrade_that_broke_the_install_is_named_and_installing_again_mends_it(
+    installed, capsys
+):
+    harness = installed.harness
+    workspace = str(installed.root)
+    healthy = installed.doctor_summary()
+    _upgrade(installed)
+    assert installed.doctor_summary().endswith(" 0 failed")  # upstream sees nothing wrong
+    capsys.readouterr()
+
+    assert main(["doctor", "--workspace", workspace]) == 1
+    out = capsys.readouterr().out
+    broken = (
+        f"{harness}: the code-review plugin's install is broken "
+        "(tools/data/plugin-aidlc-review.json records it, but "
+        "aidlc-common/stages/construction/build-and-test.md: the plugin's consumes entries "
+        "are gone; aidlc-common/stages/construction/build-and-test.md: the plugin's step at "
+        "end-of-steps is gone; aidlc-common/stages/construction/code-generation.md: the "
+        "plugin's step at end-of-steps is gone; settings.json: the plugin's engine gate hook "
+        "is gone; tools/data/stage-graph.json: {graph}), as after an upstream upgrade that "
+        f"replaced the harness. Install again: aidlc-review install --harness {harness}"
+    )
+    assert f"  {broken.format(graph='has no code-review stage')}\n" in out
+    assert main(["review", "verify", "--workspace", workspace, "--unit", UNITS[0]]) == 2
+    assert capsys.readouterr().err == broken.format(graph="has no code-review stage") + "\n"
+
+    # the compile upstream's check suggests numbers code-review after build-and-test
+    installed.ok("graph", "compile")
+    assert main(["review", "run", "--workspace", workspace, "--unit", UNITS[0]]) == 2
+    assert (
+        capsys.readouterr().err
+        == broken.format(graph="code-review is not numbered right after code-generation any more")
+        + "\n"
+    )
+
+    assert main(["install", "--harness", str(harness)]) == 0
+    assert main(["doctor", "--workspace", workspace]) == 0
+    assert "install is broken" not in capsys.readouterr().out
+    assert installed.doctor_summary() == healthy
+    graph = json.loads((harness / "tools/data/stage-graph.json").read_text())
+    numbers = {n["slug"]: n["number"] for n in graph}
+    assert [numbers[s] for s in ("code-generation", "code-review", "build-and-test")] == [
+        "3.5", "3.6", "3.7",
+    ]  # fmt: skip

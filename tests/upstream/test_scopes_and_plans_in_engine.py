@@ -64,11 +64,11 @@ def test_adding_the_scope_again_undoes_it(mvp_removed):
 
 def test_a_reinstall_keeps_the_leads_choice(installed):
     harness = str(installed.harness)
-    assert main(["scope", "remove", "code-review", "bugfix", "--harness", harness]) == 0
+    assert main(["scope", "remove", "code-review", "workshop", "--harness", harness]) == 0
 
     assert main(["install", "--harness", harness]) == 0
 
-    assert _grid(installed)["bugfix"]["stages"]["code-review"] == "SKIP"
+    assert _grid(installed)["workshop"]["stages"]["code-review"] == "SKIP"
     assert _grid(installed)["feature"]["stages"]["code-review"] == "EXECUTE"
 
 

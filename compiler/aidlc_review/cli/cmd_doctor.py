@@ -11,7 +11,9 @@ from aidlc_review.cli.options import add_harness, add_json
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "doctor", help="show the harness, engine tools, sensor tools and active record found"
+        "doctor",
+        help="show the harness, engine tools, sensor tools and active record found "
+        "(exit 1 when an upgrade broke the plugin's install)",
     )
     add_harness(
         parser,
@@ -37,4 +39,4 @@ def run(args: argparse.Namespace) -> int:
 
     facts = diagnose(args.workspace.resolve(), args.harness)
     sys.stdout.write(dump_json(facts) if args.json else render_doctor(facts))
-    return 0
+    return 1 if facts["harness"].get("install_broken") else 0

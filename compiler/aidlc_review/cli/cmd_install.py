@@ -46,6 +46,8 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def _carry_out(plan: Any, args: argparse.Namespace, done: str) -> int:
+    for note in plan.notes:
+        print(f"note: {note}", file=sys.stderr)
     if not plan.changes:
         print(f"nothing to change in {plan.root}", file=sys.stderr)
         return 0

@@ -15,7 +15,9 @@ from typing import Any
 from aidlc_review import __version__
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout, in_checkout, plugin_root
+from aidlc_review.install.health import missing_parts
 from aidlc_review.install.ledger import read_ledger
+from aidlc_review.install.upstream import find_bun
 from aidlc_review.review.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.tools import find_tool, tool_version
 
@@ -61,6 +63,7 @@ def describe_harness(harness: Path | None) -> dict[str, Any]:
         "aidlc_version": _aidlc_version(layout.root),
         "plugin_version": ledger.plugin_version if ledger else None,
         "engine_tools": len(engine),
+        "install_broken": missing_parts(layout.root, ledger) if ledger else [],
     }
 
 
@@ -72,6 +75,8 @@ def _aidlc_version(root: Path) -> str | None:
 
 def _tool(exe: str | None, argv: list[str] | None, dist: str | None) -> dict[str, Any]:
     path = find_tool(exe) if exe else None
+    if exe == "bun" and (chosen := find_bun()):  # $AIDLC_BUN first, as install finds it
+        path = Path(chosen)
     if path is not None:
         return {"version": tool_version(path, argv), "path": str(path)}
     if dist is not None:

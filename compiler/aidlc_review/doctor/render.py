@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from aidlc_review.install.health import broken_message
 
 
 def render_doctor(facts: dict[str, Any]) -> str:
@@ -18,6 +21,8 @@ def render_doctor(facts: dict[str, Any]) -> str:
             f"{harness['engine_tools']} engine tool(s), "
             f"plugin {harness['plugin_version'] or 'not installed'}"
         )
+    if harness.get("install_broken"):
+        lines.append("  " + broken_message(Path(harness["path"]), harness["install_broken"]))
     for name, tool in facts["tools"].items():
         where = f" ({tool['path']})" if tool["path"] else ""
         lines.append(f"{name}: {tool['version']}{where}")

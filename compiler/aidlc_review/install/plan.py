@@ -70,6 +70,7 @@ class InstallPlan:
     root: Path
     changes: list[FileChange] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the user should know, not a change
 
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
@@ -171,7 +172,12 @@ def plan_install(
         f"tools/data/{SCOPE_GRID}": compiled[SCOPE_GRID],
         LEDGER: render_ledger(ledger),
     }
-    return _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
+    plan = _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
+    if stage["left_out"]:
+        from aidlc_review.install.unit_scopes import left_out_note
+
+        plan.notes.append(left_out_note(REVIEW, stage["left_out"]))
+    return plan
 
 
 def _stale_added(
@@ -207,6 +213,7 @@ def _lowered_files(
     """Every file the install writes (display -> text), its insertions, and the stage facts."""
     from aidlc_review.install.engine_contract import EngineContract
     from aidlc_review.install.trial import harness_scopes, known_artifacts
+    from aidlc_review.install.unit_scopes import unit_less
 
     source_display = f"{plugin.display(plugin.stages_dir)}/construction/{REVIEW}.md"
     source = FrontmatterText.parse(_read(plugin.root / source_display), source_display)
@@ -221,6 +228,8 @@ def _lowered_files(
             "there in this harness (or the scope does not exist)"
         )
     scopes = [s for s in wanted if s in possible]
+    left_out = unit_less(layout, scopes)
+    scopes = [s for s in scopes if s not in left_out]
     review_text, dropped = lower_review_stage(
         source, scopes, known_artifacts(layout), EngineContract.read(layout.root).review_artifact
     )
@@ -245,7 +254,7 @@ def _lowered_files(
         sensors=sensor_ids,
         dropped_consumes=dropped,
     )
-    return files, inserted, {"model": stage, "scopes": scopes}
+    return files, inserted, {"model": stage, "scopes": scopes, "left_out": left_out}
 
 
 def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict) -> dict[str, str]:

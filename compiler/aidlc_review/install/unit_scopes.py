@@ -18,12 +18,28 @@ from aidlc_review.harness.layout import HarnessLayout
 UNIT_SET = "unit-of-work-dependency"
 
 
-def refuse_unit_less(layout: HarnessLayout, stage: str, scope: str) -> None:
-    """Refuse to make ``stage`` execute in ``scope`` when the scope has no unit set."""
+def unit_less(layout: HarnessLayout, scopes: list[str]) -> list[str]:
+    """The ``scopes`` where no stage that writes the unit set executes."""
     _, graph, _ = load_valid(layout)
     producers = graph.producers_of(UNIT_SET)
-    if any(graph.executes(slug, scope) for slug in producers):
+    return [s for s in scopes if not any(graph.executes(slug, s) for slug in producers)]
+
+
+def left_out_note(stage: str, scopes: list[str]) -> str:
+    """What install says about the default scopes it leaves ``stage`` out of."""
+    return (
+        f"{stage} is not added to {', '.join(scopes)}: no stage there writes the unit set "
+        f"({UNIT_SET}), so upstream would run {stage} once under the literal placeholder "
+        f"construction/{{unit-name}}/{stage}/, where no unit's review is written"
+    )
+
+
+def refuse_unit_less(layout: HarnessLayout, stage: str, scope: str) -> None:
+    """Refuse to make ``stage`` execute in ``scope`` when the scope has no unit set."""
+    if not unit_less(layout, [scope]):
         return
+    _, graph, _ = load_valid(layout)
+    producers = graph.producers_of(UNIT_SET)
     writers = " or ".join(producers) or "no stage of this harness"
     first = producers[0] if producers else "a stage that writes it"
     raise InvalidInput(

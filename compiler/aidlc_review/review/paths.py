@@ -53,6 +53,7 @@ class RecordPaths:
             raise InvalidInput(
                 f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')"
             )
+        _refuse_broken_install(root)
         record_dir = (record if record is not None else default_record(root)).resolve()
         default_manifest = _construction(record_dir, unit) / SOURCE_STAGE / MANIFEST_FILE
         return cls(root, record_dir, unit, (manifest or default_manifest).resolve())
@@ -112,6 +113,16 @@ class RecordPaths:
         if self.manifest.is_file():
             found.add(self.manifest)
         return sorted(found)
+
+
+def _refuse_broken_install(workspace: Path) -> None:
+    """Before anything is read or written: an install an upgrade broke is named first."""
+    from aidlc_review.install.health import refuse_broken
+    from aidlc_review.review.intent import upstream_harness
+
+    harness = upstream_harness(workspace)
+    if harness is not None:
+        refuse_broken(harness)
 
 
 def default_record(workspace: Path) -> Path:

@@ -46,6 +46,10 @@ class UnitContext:
         from aidlc_review.review.intent import upstream_harness
 
         layout = HarnessLayout.at(harness or upstream_harness(paths.workspace))
+        if layout.installed:  # a --harness given: named with the workspace's already
+            from aidlc_review.install.health import refuse_broken
+
+            refuse_broken(layout.root)
         loaded, graph, _ = load_valid(layout)
         if STAGE not in graph:
             raise InvalidInput(f"{layout.root}: the harness has no {STAGE} stage")
