@@ -10,7 +10,7 @@ the tests executed in it stay the same (``coverage_analysis``).
 
 from __future__ import annotations
 
-import shlex
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from aidlc_review.sensors.changed_lines import changed_lines
 from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
+    TimedOut,
     nothing_to_check,
     select_tool,
 )
@@ -28,8 +29,16 @@ from aidlc_review.sensors.coverage_analysis import analyse_sources
 from aidlc_review.sensors.coverage_findings import changed_coverage, judge, public, total_of
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.junit import FailedTest, failed_tests, junit_args
+from aidlc_review.sensors.project_env import (
+    command_argv,
+    coverage_argv,
+    coverage_shim,
+    interpreter_for,
+    pytest_errors,
+    why_no_data,
+)
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
-from aidlc_review.sensors.tools import last_line, shown_command
+from aidlc_review.sensors.tools import ToolRun, last_line, shown_command
 
 
 def run(ctx: SensorContext) -> CheckResult:
@@ -105,43 +114,72 @@ def _given_data(ctx: SensorContext) -> _Measured:
 
 
 def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
-    """The targeted tests under ``coverage run``; failing tests named from pytest's report."""
+    """The targeted tests under ``coverage run`` on the project's own interpreter (the one
+    the test command resolves to); failing tests named from pytest's report."""
     tool = select_tool(ctx)
-    tests = _as_module(ctx.settings["coverage_command"])
+    command = ctx.settings["coverage_command"]
+    tests = _as_module(command)
+    shown = shown_command([*command_argv(command)], [])
+    python = interpreter_for(ctx.workspace, command)
+    if python is None:
+        raise SensorError(
+            f"the targeted test command `{shown}`: no interpreter for it in the workspace's "
+            "venv or on PATH; create the project environment (a .venv with pytest) or put "
+            "the command on PATH"
+        )
     junit = work / "junit.xml" if tests[:2] == ["-m", "pytest"] else None
     extra = junit_args(junit) if junit else []
-    argv = [*tool.argv(), f"--data-file={work / '.coverage'}", *tests, *extra]
-    run = ctx.run(argv, {"PYTHONDONTWRITEBYTECODE": "1"})
+    said = work / "coverage-version"
+    head = coverage_argv(python.path, coverage_shim(work), said)
+    data = work / ".coverage"
+    argv = [*head, *tool.spec.argv[1:], f"--data-file={data}", *tests, *extra]
+    try:
+        run = ctx.run(argv, _activated(python.path))
+    except TimedOut:
+        raise TimedOut(f"coverage timed out after {ctx.timeout:g}s") from None
+    if not data.is_file() and not list(work.glob(".coverage.*")):
+        raise SensorError(why_no_data(shown, python, run))
     findings = []
     if run.returncode != 0:
         failed = failed_tests(junit) if junit else None
         unknown = "not a pytest command" if junit is None else "pytest's report names none"
-        output = run.stdout or run.stderr
-        findings = _failures(ctx, run.returncode, output, failed, unknown)
-    shown = shown_command([*tool.argv(), *tests], [])
-    return _Measured(_combined(work / ".coverage"), shown, tool.version, findings)
+        findings = _failures(ctx, run, failed, unknown)
+    version = f"coverage {said.read_text(encoding='utf-8')}" if said.is_file() else tool.version
+    ran = shown_command([*tool.argv(), *tests], [])
+    return _Measured(_combined(data), ran, version, findings)
+
+
+def _activated(python: Path) -> dict[str, str]:
+    """The environment of an activated venv, so the tests' own ``python`` subprocesses
+    run where the tests do."""
+    env = {"PYTHONDONTWRITEBYTECODE": "1"}
+    venv = python.parent.parent
+    if (venv / "pyvenv.cfg").is_file():
+        env["VIRTUAL_ENV"] = str(venv)
+        env["PATH"] = os.pathsep.join([str(python.parent), os.environ.get("PATH", "")])
+    return env
 
 
 def _failures(
     ctx: SensorContext,
-    code: int | None,
-    output: str,
+    run: ToolRun,
     failed: list[FailedTest] | None,
     unknown: str,
 ) -> list[CheckFinding]:
     """One finding per failing test (node ID, assertion message), else one for the run."""
-    head = f"the targeted test command exited {code}: "
+    head = f"the targeted test command exited {run.returncode}: "
     rule = f"{ctx.name}/tests-failed"
+    said = pytest_errors(run.stdout + "\n" + run.stderr)
     if not failed:
-        message = (
-            f"{head}the failing tests are unknown ({unknown}); "
-            f"its last line: {last_line(output, 200)}"
-        )
+        tail = f"pytest said: {said}" if said else f"its last line: {_last(run)}"
+        message = f"{head}the failing tests are unknown ({unknown}); {tail}"
         return [ctx.finding("", None, message, rule, "tests_failed", "major", identity="")]
     findings = []
     for test in failed:
         path = test.path if test.path in ctx.files else ""
         message = f"{head}{test.node_id} failed: {test.message}"
+        if test.message == "collection failure" and said:
+            message += f"; pytest said: {said}"  # the report's message names no cause
         findings.append(
             ctx.finding(
                 path,
@@ -156,6 +194,10 @@ def _failures(
     return findings
 
 
+def _last(run: ToolRun) -> str:
+    return last_line(run.stdout or run.stderr, 200)
+
+
 def _library_version() -> str:
     import coverage
 
@@ -164,7 +206,7 @@ def _library_version() -> str:
 
 def _as_module(command: Any) -> list[str]:
     """``pytest tests/x`` or ``python -m pytest tests/x`` -> ``-m pytest ...``; a script stays."""
-    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    argv = command_argv(command)
     if not argv:
         raise SensorError("coverage_command is empty")
     if Path(argv[0]).name in ("pytest", "py.test"):

@@ -106,3 +106,10 @@ def last_line(text: str, limit: int = 300) -> str:
     """A short excerpt of tool output for a reason string."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     return lines[-1][:limit] if lines else "no output"
+
+
+def tail_lines(text: str, count: int = 8, limit: int = 1200) -> str:
+    """The last non-blank lines of tool output, joined with `` | `` and capped (callers
+    redact): enough of a traceback to name its cause."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(lines[-count:])[-limit:] if lines else "no output"

@@ -24,6 +24,12 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     select_tool,
 )
+from aidlc_review.sensors.project_env import (
+    Interpreter,
+    interpreter_for,
+    mypy_python_args,
+    project_interpreter,
+)
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.tools import last_line, shown_command
 
@@ -39,7 +45,7 @@ def run(ctx: SensorContext) -> CheckResult:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
     cache = ctx.scratch / "mypy-cache"
-    argv = [*tool.argv(), "--cache-dir", str(cache)]
+    argv = [*tool.argv(), "--cache-dir", str(cache), *mypy_python_args(_project_python(ctx))]
     ctx.checked = len(ctx.files)
     # Two reviews of one workspace (two units, or two runs) share the mypy cache,
     # and concurrent mypy processes on one cache can crash each other: take turns.
@@ -58,6 +64,14 @@ def run(ctx: SensorContext) -> CheckResult:
         tool=tool.spec.tool,
         tool_version=tool.version,
     )
+
+
+def _project_python(ctx: SensorContext) -> Interpreter | None:
+    """Where the project's code runs (its test command's interpreter, else its venv, else
+    PATH): mypy reads the installed packages and stubs from there, not from its own venv."""
+    command = ctx.settings.get("coverage_command")
+    found = interpreter_for(ctx.workspace, command) if command else None
+    return found or project_interpreter(ctx.workspace)
 
 
 def _mypy_from_seed(
