@@ -46,6 +46,9 @@ class Baseline(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     base: str | None = None  # the unit's base commit; None outside git
+    # the base was given (``--base``, Bolt, ``base-revision``), not HEAD taken by default:
+    # only then are findings on lines the unit did not change pre-existing
+    base_given: bool = False
     claimed: list[str] = Field(default_factory=list)
     excluded: list[str] = Field(default_factory=list)
     files: dict[str, str]
@@ -72,6 +75,7 @@ def ensure_baseline(
             excluded=sorted(paths.display(p) for p in excluded),
             claimed=sorted(claimed),
             base=resolve_base(paths.workspace, base_revision),
+            base_given=base_revision is not None,
             others_claimed=sorted(others.proven | others.unproven.keys()),
         )
         text = dump_json(baseline.model_dump(mode="json"))

@@ -7,6 +7,7 @@ is tampering, refused with the disagreement named, never resolved in the documen
 
 from __future__ import annotations
 
+from aidlc_review.review.change_filter import Change, classify
 from aidlc_review.review.models import FindingsDocument, Receipt
 from aidlc_review.review.receipt import findings_digest
 from aidlc_review.review.verdict import READY, blocking, decide
@@ -14,9 +15,16 @@ from aidlc_review.review.waivers import honoured
 
 
 def contradictions(
-    shown: str, doc: FindingsDocument, receipt: Receipt | None, committed: Receipt | None
+    shown: str,
+    doc: FindingsDocument,
+    receipt: Receipt | None,
+    committed: Receipt | None,
+    change: Change | None = None,
 ) -> list[str]:
-    """``shown: what disagrees`` for each inconsistency; ``[]`` when the document holds."""
+    """``shown: what disagrees`` for each inconsistency; ``[]`` when the document holds.
+
+    ``change``: what the unit changed since its given base, from which the findings'
+    pre-existing status is derived (the document's own say is not taken)."""
     if receipt is None:
         return []
     found = []
@@ -37,17 +45,18 @@ def contradictions(
         )
     if receipt.findings_digest != findings_digest(doc.passes, doc.waivers):
         found.append(f"{shown}: its findings or waivers changed since the receipt")
-    found += _stored_verdicts(shown, doc)
+    found += _stored_verdicts(shown, doc, change)
     return found
 
 
-def _stored_verdicts(shown: str, doc: FindingsDocument) -> list[str]:
+def _stored_verdicts(shown: str, doc: FindingsDocument, change: Change | None) -> list[str]:
     """A stored READY that the document's own findings and waivers do not decide (expiry
     aside: a waiver that lapsed since makes a verdict old, not forged)."""
     last = doc.attempt_passes()[-1]
+    findings = classify(last.findings, change)
     recorded = {w.fingerprint: w for w in doc.waivers}
-    held = honoured(last.findings, recorded)
-    if READY not in (doc.verdict, last.verdict) or decide(last.findings, held) == READY:
+    held = honoured(findings, recorded)
+    if READY not in (doc.verdict, last.verdict) or decide(findings, held) == READY:
         return []
-    ids = ", ".join(f"{f.id} {f.severity}" for f in blocking(last.findings, held))
+    ids = ", ".join(f"{f.id} {f.severity}" for f in blocking(findings, held))
     return [f"{shown}: stored verdict READY, but its own findings decide NOT-READY ({ids})"]

@@ -15,6 +15,7 @@ from aidlc_review.review.agent_text import known_hashes
 from aidlc_review.review.answer import AnswerCheck, frozen_line_counts, validate_answer
 from aidlc_review.review.audit import decider, utc_now
 from aidlc_review.review.baseline import Baseline, drift, ensure_baseline
+from aidlc_review.review.change_filter import classify, unit_change
 from aidlc_review.review.freeze import Frozen, freeze_unit
 from aidlc_review.review.kept_source import keep_source
 from aidlc_review.review.ledger import Observation, known_category, merge, resolutions
@@ -204,7 +205,10 @@ def conclude(
     gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
     reviewed = set(gathered.frozen.files) | gone
     resolved = resolutions(answer.answer)
-    findings = merge(history, seen, attempt, number, reviewed=reviewed, resolved=resolved)
+    change = unit_change(ctx.paths.workspace, doc.unit, gathered.baseline, gathered.frozen.files)
+    changed = change.lines if change else None
+    findings = merge(history, seen, attempt, number, reviewed, resolved, changed)
+    findings = classify(findings, change)  # what the unit did not change does not block
     checks = [to_check(r) for r in gathered.results] + _git_note(gathered.baseline)
     item = Pass(
         attempt=attempt,

@@ -3,7 +3,7 @@
 ``CR-NNN`` IDs are assigned once per unit and never renumbered. A finding keeps its
 ID across passes and attempts:
 
-- a sensor finding is one per (path, rule) holding every line (``review.grouping``),
+- a sensor finding is one per (path, defect) holding every line (``review.grouping``),
   so moving code or adding a hit does not make it new; its fingerprint follows what
   the hits say (a waiver covers only what it saw); it is resolved when no sensor
   reports it any more;
@@ -23,7 +23,8 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from aidlc_review.review.grouping import group_hits, group_key, parse_location
+from aidlc_review.review.defects import defect_class
+from aidlc_review.review.grouping import Changed, group_hits, group_key, parse_location
 from aidlc_review.review.matching import pair_by_text
 from aidlc_review.review.models import CATEGORIES, Category, Finding, ReviewerAnswer
 from aidlc_review.review.observation import Grouped, Observation
@@ -79,15 +80,17 @@ def merge(
     number: int,
     reviewed: set[str] | None = None,
     resolved: Mapping[str, str] | None = None,
+    changed: Changed | None = None,
 ) -> list[Finding]:
     """The ledger after a pass: every finding ever recorded for the unit, sorted by ID.
 
     ``history`` is the previous pass's ledger (which already holds every earlier
     finding); ``seen`` is this pass's observations in any order; ``reviewed`` is the
     set of paths this pass covered (None: every path counts as covered); ``resolved``
-    maps earlier reviewer findings the reviewer resolved to its reasons.
+    maps earlier reviewer findings the reviewer resolved to its reasons; ``changed`` the
+    lines the unit changed since its base (where a broken test run is placed).
     """
-    observed = _unique(group_hits(seen))
+    observed = _unique(group_hits(seen, changed))
     matched = _match(history, observed)
     next_number = 1 + max((_id_number(f.id) for f in history), default=0)
     current: dict[str, Finding] = {}
@@ -112,7 +115,7 @@ def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Fin
     (a grouped finding's per-hit fingerprints included), then by reworded text."""
     by_id = {f.id: f for f in history}
     by_print = {f.fingerprint: f for f in history}
-    by_key = {_group_key(f): f for f in history if f.source == "sensor" and f.locations}
+    by_key = {_group_key(f): f for f in history if f.source == "sensor" and _grouped(f)}
     pairs: dict[int, Finding] = {}
     used: set[str] = set()
     for index, obs in enumerate(observed):
@@ -139,6 +142,11 @@ def _match(history: list[Finding], observed: list[Observation]) -> dict[int, Fin
 
 def _group_key(finding: Finding) -> str:
     return group_key(finding.path, finding.rule, finding.check)
+
+
+def _grouped(finding: Finding) -> bool:
+    """Was it made by ``group_hits`` (so its key, not its fingerprint, is its identity)?"""
+    return bool(finding.locations) or defect_class(finding.rule, finding.check) is not None
 
 
 def _unseen(finding: Finding, reviewed: set[str] | None, resolved: Mapping[str, str]) -> Finding:

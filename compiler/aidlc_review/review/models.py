@@ -16,7 +16,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from aidlc_review.severity import BLOCKING, Severity
 
 Verdict = Literal["READY", "NOT-READY"]
-Status = Literal["open", "resolved"]
+# "pre-existing": open, but on lines the unit did not change since its base (it does not
+# block; ``review.change_filter`` derives it from the diff at every gate)
+Status = Literal["open", "resolved", "pre-existing"]
 CheckStatus = Literal["passed", "failed", "skipped", "error"]
 Source = Literal["reviewer", "sensor", "runtime"]
 Category = Literal[

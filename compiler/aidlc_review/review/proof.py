@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from aidlc_review.review.change_filter import Change, classify, unit_change
 from aidlc_review.review.consistency import contradictions
 from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.models import Finding, FindingsDocument, Receipt, Waiver
@@ -82,15 +83,18 @@ def prove_unit(
     stale = stale_reasons(paths, receipt, drift=here) if here or receipt else _no_receipt(paths)
     # an artifact's document brings its own receipt; the record's file belongs to another
     committed = _receipt_file(paths) if document is None else None
-    tampered = contradictions(paths.display(paths.findings), doc, receipt, committed)
+    # pre-existing or not is derived from the diff here, never read from the document
+    change = _change(paths, receipt) if here else None
+    tampered = contradictions(paths.display(paths.findings), doc, receipt, committed, change)
     current = doc.attempt_passes()
-    findings = current[-1].findings if current else []
+    findings = classify(current[-1].findings, change) if current else []
     unproven = [] if here else _foreign_limits(paths, doc)
     unprovable: list[str] = []
     if recompute and receipt is not None and current and not stale and not tampered:
         from aidlc_review.review.recompute import recompute_findings
 
-        again = recompute_findings(paths, doc, receipt, harness, _base(paths, here), thorough)
+        base = _base(paths, here)
+        again = recompute_findings(paths, doc, receipt, harness, base, thorough, change)
         findings, tampered = again.findings, again.understated
         # a record this machine sealed keeps what a sensor that cannot run here recorded;
         # one from elsewhere has nothing else vouching for it: never READY on its word
@@ -148,6 +152,16 @@ def _base(paths: RecordPaths, here: bool) -> str | None:
 
     baseline = load_baseline(paths)
     return baseline.base if baseline is not None else None
+
+
+def _change(paths: RecordPaths, receipt: Receipt | None) -> Change | None:
+    """What the unit changed since the base its sealed baseline was given (None: no base
+    was given, or outside git: then nothing is pre-existing)."""
+    if receipt is None:
+        return None
+    from aidlc_review.review.baseline import load_baseline
+
+    return unit_change(paths.workspace, paths.unit, load_baseline(paths), receipt.files)
 
 
 def _foreign_limits(paths: RecordPaths, doc: FindingsDocument) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from aidlc_review.review.change_filter import Change, classify
 from aidlc_review.review.ledger import merge
 from aidlc_review.review.models import Finding, FindingsDocument, Receipt
 from aidlc_review.review.observation import Observation
@@ -44,9 +45,11 @@ def recompute_findings(
     harness: Path | None,
     base_revision: str | None,
     thorough: bool = True,
+    change: Change | None = None,
 ) -> Recomputed:
     """``thorough=False``: the sensors that run the project's tests are not run again (a
-    freshness check); their recorded findings stand and ``deferred`` says so."""
+    freshness check); their recorded findings stand and ``deferred`` says so. ``change``:
+    what the unit changed since its given base (``review.change_filter``)."""
     from aidlc_review.review.engine import sensor_observations
     from aidlc_review.review.unit import UnitContext
     from aidlc_review.sensors import run_sensors
@@ -68,7 +71,9 @@ def recompute_findings(
     skipped = _could_not_run(results, {c.name: c.status for c in last.checks})
     seen = sensor_observations([r for r in results if r.name not in skipped])
     kept = {*skipped, *later, SELF_CHECK}
-    again = merge_recomputed(last.findings, seen, doc.attempt, last.number, set(files), kept)
+    again = merge_recomputed(
+        last.findings, seen, doc.attempt, last.number, set(files), kept, change
+    )
     not_run = [
         f"{name}: could not run here ({why}); it ran in the pass: its recorded findings stand"
         for name, why in sorted(skipped.items())
@@ -88,14 +93,18 @@ def merge_recomputed(
     number: int,
     reviewed: set[str],
     not_run: Collection[str] = (),
+    change: Change | None = None,
 ) -> Recomputed:
     """The pure half: ``recorded`` merged with this run's sensor observations ``seen``.
 
     What nothing here re-examined stands as recorded: the runtime's findings (unclaimed
     changes, an unavailable reviewer) and those of sensors in ``not_run`` (skipped here, a
-    tool missing: their silence proves nothing)."""
-    merged = merge(recorded, seen, attempt, number, reviewed=reviewed, resolved={})
-    before = {f.id: f for f in recorded}
+    tool missing: their silence proves nothing). Which findings are pre-existing is derived
+    from ``change`` on both sides, never read from the record."""
+    changed = change.lines if change else None
+    merged = merge(recorded, seen, attempt, number, reviewed, {}, changed)
+    merged = classify(merged, change)
+    before = {f.id: f for f in classify(recorded, change)}
     merged = [
         before[f.id] if f.id in before and _stands(before[f.id], not_run) else f for f in merged
     ]

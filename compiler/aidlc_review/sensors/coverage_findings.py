@@ -1,5 +1,5 @@
 """What the coverage numbers say as findings: files, the total and the changed lines
-below the threshold, each naming the lines the tests did not run.
+below the threshold (per file), each naming the lines the tests did not run.
 
 Line ranges are written as ``coverage report -m`` writes its Missing column
 (``12-18, 40``): a range runs over statements, across blank and comment lines.
@@ -81,15 +81,30 @@ def judge(
         )
         findings.append(_finding(ctx, "", message, "total"))
     if changed and changed["statements"] and changed["percent"] < threshold:
-        missed = "; ".join(f"{path} {lines}" for path, lines in changed["uncovered"].items())
-        message = (
-            f"coverage of the lines changed since {changed['base']} "
-            f"{changed['percent']:g}% < {threshold:g}% "
-            f"({changed['covered_lines']}/{changed['statements']} lines); "
-            f"changed lines not run: {_capped(missed)}"
-        )
-        findings.append(_finding(ctx, "", message, "changed"))
+        findings += _changed_findings(ctx, changed, threshold)
     return findings
+
+
+def _changed_findings(
+    ctx: SensorContext, changed: dict[str, Any], threshold: float
+) -> list[CheckFinding]:
+    """One finding per file holding changed lines the tests did not run, at the first of
+    them: the review then sees it on the same file as that file's own coverage finding
+    (one defect, one finding), and a change filter can place it."""
+    said = (
+        f"coverage of the lines changed since {changed['base']} "
+        f"{changed['percent']:g}% < {threshold:g}% "
+        f"({changed['covered_lines']}/{changed['statements']} lines); changed lines not run: "
+    )
+    return [
+        _finding(ctx, path, f"{said}{path} {_capped(lines)}", "changed", _first_line(lines))
+        for path, lines in changed["uncovered"].items()
+    ]
+
+
+def _first_line(ranges_text: str) -> int | None:
+    head = ranges_text.split(",", 1)[0].split("-", 1)[0].strip()
+    return int(head) if head.isdigit() else None
 
 
 def _file_finding(
@@ -108,11 +123,13 @@ def _file_finding(
     return _finding(ctx, path, message, "file")
 
 
-def _finding(ctx: SensorContext, path: str, message: str, scope: str) -> CheckFinding:
+def _finding(
+    ctx: SensorContext, path: str, message: str, scope: str, line: int | None = None
+) -> CheckFinding:
     # identity "": the numbers and lines change with every repair, the finding stays the same
     return ctx.finding(
         path,
-        None,
+        line,
         message,
         f"{ctx.name}/{scope}-below-threshold",
         f"{scope}_below_threshold",
