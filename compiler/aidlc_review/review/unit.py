@@ -114,6 +114,8 @@ class UnitContext:
         ):
             if value is not None:
                 settings[name] = value
+        if chosen.severity is not None:  # the rule table's overrides (docs/severity.md)
+            settings["severity"] = chosen.severity.for_sensors()
         practices = self.paths.record / "inception" / "practices-discovery" / "team-practices.md"
         if practices.is_file():  # the dependencies sensor reads its approvals at the base
             settings["team_practices"] = str(practices)

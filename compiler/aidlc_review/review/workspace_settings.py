@@ -5,7 +5,9 @@
 is an error with "did you mean" (``test-comand`` would otherwise silently skip
 coverage), and every breadcrumb names the file, its line and the key. What can be checked
 when the file is read is checked then: a command string must split as a shell would split
-it, and a ``base-revision`` must name a commit git knows.
+it, a ``base-revision`` must name a commit git knows, and a severity override
+(``[tool.aidlc-review.severity]``, for the whole workspace) must name a ruff rule code and
+stay at or above its floor (``aidlc_review.sensors.rule_severity``; docs/severity.md).
 """
 
 from __future__ import annotations
@@ -21,9 +23,45 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
 from aidlc_review.review.git_drift import resolve_base
+from aidlc_review.sensors import rule_severity
 from aidlc_review.typed_load import key_path, show, validate
 
 TABLE = "[tool.aidlc-review]"
+Level = Literal["critical", "major", "minor", "off"]
+_RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
+
+
+class SeverityOverrides(BaseModel):
+    """``[tool.aidlc-review.severity]``: the rule table's severities, tuned by the workspace."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    test_files: list[str] | None = Field(None, alias="test-files")
+    rules: dict[str, Level] = Field(default_factory=dict)  # everywhere
+    tests: dict[str, Level] = Field(default_factory=dict)  # in test files
+    paths: dict[str, dict[str, Level]] = Field(default_factory=dict)  # glob -> rules
+
+    @field_validator("test_files", mode="before")
+    @classmethod
+    def _test_globs(cls, value: Any) -> Any:
+        if not isinstance(value, list) or not all(isinstance(g, str) and g for g in value):
+            raise ValueError(f"must be a list of globs, got {show(value)}")
+        for glob in value:
+            if "test" not in glob.lower():
+                raise ValueError(
+                    f"{glob!r} does not name tests (a test glob contains 'test'): it would "
+                    "make other files test files and lift the floors on them"
+                )
+        return value
+
+    def for_sensors(self) -> dict[str, Any]:
+        """Plain data for ``settings["severity"]`` (sensors never import the review)."""
+        return {
+            "test_files": self.test_files,
+            "rules": dict(self.rules),
+            "tests": dict(self.tests),
+            "paths": {glob: dict(rules) for glob, rules in self.paths.items()},
+        }
 
 
 class _Settings(BaseModel):
@@ -40,6 +78,7 @@ class _Settings(BaseModel):
     # read by the dependencies sensor from the base revision's pyproject.toml (not per unit)
     approved_dependencies: list[str] | None = Field(None, alias="approved-dependencies")
     dependency_audit: str | list[str] | None = Field(None, alias="dependency-audit")
+    severity: SeverityOverrides | None = None  # one table for the whole workspace
 
     @field_validator("coverage_threshold", mode="before")
     @classmethod
@@ -107,6 +146,14 @@ class UnitOverrides(_Settings):
             "workspace, as it stands at the base revision, not per unit"
         )
 
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _one_table(cls, value: Any) -> Any:
+        raise ValueError(
+            f"set it in {TABLE} itself: a rule has one severity in the whole workspace "
+            "(use its paths table for one folder)"
+        )
+
 
 class WorkspaceSettings(_Settings):
     units: dict[str, UnitOverrides] = Field(default_factory=dict)
@@ -141,7 +188,44 @@ def load_settings(workspace: Path) -> WorkspaceSettings:
         root=TABLE,
     )
     _check_revisions(settings, workspace, str(pyproject), text)
+    _check_floors(settings.severity, str(pyproject), text)
     return settings
+
+
+def _check_floors(overrides: SeverityOverrides | None, shown: str, text: str) -> None:
+    """Every override names a ruff rule and none goes below its floor (secrets, injection,
+    unsafe deserialization, a file that does not parse: docs/severity.md)."""
+    if overrides is None:
+        return
+    tables: list[tuple[tuple[str, ...], dict[str, Level], bool]] = [
+        (("severity", "rules"), overrides.rules, False),
+        (("severity", "tests"), overrides.tests, True),
+    ]
+    tables += [(("severity", "paths", g), r, False) for g, r in overrides.paths.items()]
+    found = []
+    for where, rules, in_tests in tables:
+        for code, level in rules.items():
+            message = _refusal(code, level, in_tests)
+            if message:
+                loc = (*where, code)
+                found.append(Diagnostic(shown, toml_line(text, loc), key_path(loc, TABLE), message))
+    if found:
+        raise ValidationFailed(found)
+
+
+def _refusal(code: str, level: str, in_tests: bool) -> str | None:
+    if code not in rule_severity.TABLE and not _RULE_CODE.fullmatch(code):
+        return (
+            f"{code!r} is not a ruff rule code (like 'S608'); a secret the secret-scan finds "
+            "is always critical and cannot be overridden"
+        )
+    floor = (rule_severity.FLOORS_IN_TESTS if in_tests else rule_severity.FLOORS).get(code)
+    if not rule_severity.below(level, floor):
+        return None
+    group = rule_severity.TABLE[code].title.split(" (")[0]
+    where = "in test files" if in_tests else "outside test files"
+    hint = "" if in_tests or code in rule_severity.FLOORS_IN_TESTS else "; only tests may lower it"
+    return f"{level!r} is below the floor: {group} stays {floor} {where}{hint}"
 
 
 def _check_revisions(settings: WorkspaceSettings, workspace: Path, shown: str, text: str) -> None:
@@ -163,21 +247,35 @@ def _check_revisions(settings: WorkspaceSettings, workspace: Path, shown: str, t
 
 
 def toml_line(text: str, loc: tuple[str | int, ...]) -> int:
-    """1-based line of the key at ``loc`` in the ``[tool.aidlc-review]`` table (or of the
-    unit's own table); 0 when it cannot be found."""
+    """1-based line of the key at ``loc`` in the ``[tool.aidlc-review]`` table, or in the
+    deepest sub-table written as its own header (``[tool.aidlc-review.units.<unit>]``,
+    ``[tool.aidlc-review.severity.paths]``); the table's header line when the key is not on a
+    line of its own (an inline table), 0 when not even the table can be found."""
     keys = [p for p in loc if isinstance(p, str)]
-    table = r"tool\.aidlc-review"
-    if len(keys) >= 2 and keys[0] == "units":
-        table += r"\.units\." + re.escape(keys[1])
-        keys = keys[2:]
-    header = re.compile(rf"^\s*\[\s*{table}\s*\]\s*$")
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return 0
+    for depth in range(len(keys), -1, -1):
+        start = _header_line(lines, ["tool", "aidlc-review", *keys[:depth]])
+        if start is not None:
+            return _key_line(lines, start, keys[depth:])
+    return 0
+
+
+def _toml_key(key: str) -> str:
+    """A key as TOML may write it: bare or quoted."""
+    quoted = re.escape(key)
+    return rf"(?:\"{quoted}\"|'{quoted}'|{quoted})"
+
+
+def _header_line(lines: list[str], keys: list[str]) -> int | None:
+    dotted = r"\s*\.\s*".join(_toml_key(k) for k in keys)
+    header = re.compile(rf"^\s*\[\s*{dotted}\s*\]\s*$")
+    return next((i for i, line in enumerate(lines) if header.match(line)), None)
+
+
+def _key_line(lines: list[str], start: int, keys: list[str]) -> int:
     if not keys:
         return start + 1
-    key = re.compile(rf"^\s*[\"']?{re.escape(keys[0])}[\"']?\s*=")
+    key = re.compile(rf"^\s*{_toml_key(keys[0])}\s*[=.]")
     for number in range(start + 1, len(lines)):
         if lines[number].lstrip().startswith("["):
             break

@@ -1,6 +1,7 @@
 """linter: ``ruff check`` with JSON output on the claimed files, violations mapped to findings.
 
-A finding quotes ruff's message with its rule code and ruff's URL for the rule. Every
+A finding quotes ruff's message with its rule code and ruff's URL for the rule; its
+severity is the rule's in ``rule_severity`` (the security lens gives it the same). Every
 claimed ``.py`` file is also compiled by CPython (``python_compile``): one it cannot
 compile is a major ``syntax-error`` finding, unless ruff already reported that defect.
 
@@ -19,7 +20,7 @@ from aidlc_review.sensors.context import (
 )
 from aidlc_review.sensors.python_compile import PARSER, compile_finding
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
-from aidlc_review.sensors.ruff_check import check_batch
+from aidlc_review.sensors.ruff_check import check_batch, overrides_of
 from aidlc_review.sensors.tools import shown_command
 
 CONFIG_FILES = ["pyproject.toml", "ruff.toml", ".ruff.toml"]
@@ -39,8 +40,9 @@ def run(ctx: SensorContext) -> CheckResult:
                 found.setdefault(path, []).append(failure)
         return found
 
-    # cached with ruff's findings: the compile check's answer depends on the interpreter too
-    key = (tool.spec.model_dump(), tool.version, PARSER)
+    # cached with ruff's findings: the compile check's answer depends on the interpreter too,
+    # their severities on the workspace's overrides
+    key = (tool.spec.model_dump(), tool.version, PARSER, overrides_of(ctx).key())
     findings = run_file_local(ctx, key, tool.spec.tool, CONFIG_FILES, check)
     return judged(
         ctx.name,

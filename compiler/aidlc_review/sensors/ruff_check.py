@@ -1,17 +1,32 @@
 """``ruff check --output-format json`` run on a batch of claimed files, read into findings.
 
 Shared by the linter (the workspace's own rule selection) and the security lens (its own
-``--isolated`` selection): one way to run ruff, read its JSON and quote its messages.
+``--isolated`` selection): one way to run ruff, read its JSON, quote its messages and give
+each rule its one severity (``rule_severity``: by exact code, with the workspace's overrides).
 """
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 from typing import Any
 
 from aidlc_review.sensors.context import SensorContext, SensorError, refuse_unchecked
-from aidlc_review.sensors.results import CheckFinding
+from aidlc_review.sensors.results import CheckFinding, make_finding
+from aidlc_review.sensors.rule_severity import Overrides
 from aidlc_review.sensors.tools import last_line
+from aidlc_review.severity import BLOCKING
+
+CREDENTIALS = frozenset({"S105", "S106", "S107"})  # "possible hardcoded password"
+# shorter than this, or without a letter or digit, a string is no credential: "<", "--", ""
+CREDENTIAL_LENGTH = 8
+NOT_A_CREDENTIAL = " (the value is too short or has no letter or digit to be a credential)"
+
+
+def overrides_of(ctx: SensorContext) -> Overrides:
+    """The workspace's severity overrides the review passed in ``settings["severity"]``."""
+    return Overrides.from_settings(ctx.settings.get("severity"))
 
 
 def check_batch(
@@ -35,43 +50,63 @@ def _parse(ctx: SensorContext, out: str, batch: set[str]) -> dict[str, list[Chec
     if not isinstance(items, list):
         raise SensorError("unreadable ruff check output: expected a JSON list")
     root = str(ctx.workspace) + "/"
+    overrides = overrides_of(ctx)
     found: dict[str, list[CheckFinding]] = {}
     for item in items:
         path = str(item.get("filename", "")).removeprefix(root)
         if path in batch:  # only claimed files count
-            found.setdefault(path, []).append(_finding(ctx, path, item))
+            finding = _finding(ctx, overrides, path, item)
+            if finding is not None:
+                found.setdefault(path, []).append(finding)
     return found
 
 
-def _finding(ctx: SensorContext, path: str, item: dict[str, Any]) -> CheckFinding:
+def _finding(
+    ctx: SensorContext, overrides: Overrides, path: str, item: dict[str, Any]
+) -> CheckFinding | None:
     code = item.get("code") or "syntax"
+    level = overrides.resolve(code, path)
+    if level == "off":
+        return None
     line = (item.get("location") or {}).get("row")
     message = f"{code} {item.get('message', '')}".strip()
     url = item.get("url")
     if isinstance(url, str) and url.startswith("https://"):
         message += f" ({url})"  # ruff's own page for the rule
-    return ctx.finding(path, line, message, code, severity_key(ctx, code), "minor")
+    if code in CREDENTIALS and level in BLOCKING and not _may_be_credential(ctx, path, item):
+        level, message = "minor", message + NOT_A_CREDENTIAL
+    if ctx.manifest.severity_class == "advisory":
+        level = "minor"  # an advisory sensor never blocks on its findings
+    return make_finding(ctx.name, level, ctx.manifest.category, path, line, message, code)
 
 
-def severity_key(ctx: SensorContext, code: str) -> str:
-    """The longest rule-code prefix the manifest maps (``E9`` beats ``E``), else ``default``."""
-    if code == "invalid-syntax":
-        code = "E999"  # what ruff called a syntax error before it stopped giving it a code
-    keys = [k for k in ctx.runner.severity if k != "default" and code_matches(code, k)]
-    return max(keys, key=len) if keys else "default"
+def _may_be_credential(ctx: SensorContext, path: str, item: dict[str, Any]) -> bool:
+    """Whether the string ruff points at could be a password (unreadable: assume it could).
+
+    ruff's range is the literal for S105/S107 and ``name=literal`` for S106; both parse as
+    the arguments of a call. The value is looked at here and never leaves this function."""
+    source = _segment(ctx.workspace / path, item)
+    try:
+        call = ast.parse(f"_({source})", mode="eval").body
+    except (SyntaxError, ValueError):
+        return True
+    values = [*getattr(call, "args", []), *(k.value for k in getattr(call, "keywords", []))]
+    strings = [v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if len(strings) != 1:
+        return True
+    value = strings[0]
+    return len(value) >= CREDENTIAL_LENGTH and any(char.isalnum() for char in value)
 
 
-def code_matches(code: str, key: str) -> bool:
-    """``key`` names ``code``'s rule family: the same letters, then a prefix of its digits.
-
-    ``F`` is pyflakes (``F401``), not flake8-fixme (``FIX002``), refurb (``FURB``) or
-    flake8-boolean-trap (``FBT``); ``S`` is bandit, not flake8-simplify (``SIM``) or
-    flake8-self (``SLF``); ``E9`` is ``E902``."""
-    letters, digits = _split(code)
-    key_letters, key_digits = _split(key)
-    return letters == key_letters and digits.startswith(key_digits)
-
-
-def _split(code: str) -> tuple[str, str]:
-    cut = len(code) - len(code.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
-    return code[:cut], code[cut:]
+def _segment(path: Path, item: dict[str, Any]) -> str:
+    """The source text between ruff's location and end location (1-based rows and columns)."""
+    start, end = item.get("location") or {}, item.get("end_location") or {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        first, last = int(start["row"]) - 1, int(end["row"]) - 1
+        chosen = lines[first : last + 1]
+        chosen[-1] = chosen[-1][: int(end["column"]) - 1]
+        chosen[0] = chosen[0][int(start["column"]) - 1 :]
+    except (OSError, UnicodeDecodeError, KeyError, TypeError, ValueError, IndexError):
+        return ""
+    return "\n".join(chosen)

@@ -3,7 +3,9 @@
 The linter sensor honours the workspace's rule selection; this one does not. ruff runs
 ``--isolated`` (no configuration file is read) with the manifest's own ``--select``, so a
 workspace that selects only ``E`` still hears about SQL built by concatenation. What the
-source itself says still counts: ruff honours ``# noqa: S608`` on the line.
+source itself says still counts: ruff honours ``# noqa: S608`` on the line. Severities are
+the linter's (``rule_severity``): in test files an ``assert`` or a fixture password is not
+reported, and the workspace tunes the rest in ``[tool.aidlc-review.severity]``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ from aidlc_review.sensors.context import (
     run_file_local,
     select_tool,
 )
-from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
-from aidlc_review.sensors.ruff_check import check_batch
+from aidlc_review.sensors.ruff_check import check_batch, overrides_of
 from aidlc_review.sensors.tools import shown_command
 
 
@@ -29,18 +30,12 @@ def run(ctx: SensorContext) -> CheckResult:
     argv = ruff_argv(tool)
     if "--isolated" not in argv:
         raise SensorError("the security sensor's ruff argv must include --isolated")
-    tests = _test_files(ctx)
-    relaxed = set(ctx.option("ignore_in_tests", []))
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
-        found = check_batch(ctx, argv, batch)
-        return {
-            path: [f for f in items if path not in tests or f.rule not in relaxed]
-            for path, items in found.items()
-        }
+        return check_batch(ctx, argv, batch)
 
     # no configuration file is read (--isolated), so none belongs in the cache key
-    key = (tool.spec.model_dump(), tool.version, sorted(tests), sorted(relaxed))
+    key = (tool.spec.model_dump(), tool.version, overrides_of(ctx).key())
     findings = run_file_local(ctx, key, tool.spec.tool, [], check)
     return judged(
         ctx.name,
@@ -49,10 +44,3 @@ def run(ctx: SensorContext) -> CheckResult:
         tool=tool.spec.tool,
         tool_version=tool.version,
     )
-
-
-def _test_files(ctx: SensorContext) -> set[str]:
-    found: set[str] = set()
-    for pattern in ctx.option("test_files", []):
-        found.update(filter_matching(pattern, ctx.files))
-    return found
