@@ -34,7 +34,7 @@ def test_the_linter_checks_a_claimed_file_the_workspace_force_excludes(ws: Path)
 def test_the_formatter_checks_a_claimed_file_the_workspace_force_excludes(ws: Path) -> None:
     result = run_one(ws, ["src/app.py"], "formatter")
     assert result.status == "failed"
-    assert located(result) == [("src/app.py", None, "formatter/unformatted", "minor")]
+    assert located(result) == [("src/app.py", 2, "formatter/unformatted", "minor")]
 
 
 @pytest.mark.parametrize(

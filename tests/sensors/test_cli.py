@@ -107,7 +107,7 @@ def test_run_exits_0_when_nothing_blocks(ws: Path, capsys: pytest.CaptureFixture
     assert code == 0
     assert capsys.readouterr().out == (
         "formatter: failed\n"
-        "  minor    src/a.py: file is not formatted as the workspace's formatter requires"
+        "  minor    src/a.py:1: file is not formatted as the workspace's formatter requires"
         " [formatter/unformatted]\n"
     )
 

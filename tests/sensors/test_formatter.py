@@ -33,7 +33,7 @@ def test_a_claimed_misformatted_file_is_found_and_an_unclaimed_one_next_to_it_is
         "ruff",
         "ruff format --check --output-format json --no-force-exclude -- <2 files>",
     )
-    assert located(result) == [("src/claimed.py", None, "formatter/unformatted", "minor")]
+    assert located(result) == [("src/claimed.py", 1, "formatter/unformatted", "minor")]
     assert (
         result.findings[0].message == "file is not formatted as the workspace's formatter requires"
     )
@@ -57,7 +57,7 @@ def test_black_is_used_when_the_workspace_configures_black(tmp_path: Path) -> No
     )
     result = run_one(ws, ["a.py", "b.py"], "formatter")
     assert (result.status, result.tool) == ("failed", "black")
-    assert located(result) == [("a.py", None, "formatter/unformatted", "minor")]
+    assert located(result) == [("a.py", 1, "formatter/unformatted", "minor")]
 
 
 def test_ruff_toml_selects_ruff(tmp_path: Path) -> None:
@@ -90,8 +90,8 @@ def test_claimed_files_named_like_options_are_passed_as_file_names(tmp_path: Pat
     )
     result = run_one(ws, ["--help.py", "-rf.py"], "formatter")
     assert located(result) == [
-        ("--help.py", None, "formatter/unformatted", "minor"),
-        ("-rf.py", None, "formatter/unformatted", "minor"),
+        ("--help.py", 1, "formatter/unformatted", "minor"),
+        ("-rf.py", 1, "formatter/unformatted", "minor"),
     ]
     assert (ws / "-rf.py").read_text() == UNFORMATTED
 
@@ -103,3 +103,28 @@ def test_an_advisory_formatter_never_blocks(tmp_path: Path) -> None:
     result = run_one(ws, ["a.py"], project_manifest("formatter", default_severity="advisory"))
     assert {f.severity for f in result.findings} == {"minor"}
     assert not result.blocking
+
+
+FIRST_CHANGE_AT_6 = '"""Doc."""\n\nimport os\n\n\ndef f(a,b):\n    return a+b\n\nx = [1,\n  2]\n'
+
+
+def test_the_finding_is_located_at_the_first_line_the_formatter_would_change(
+    tmp_path: Path,
+) -> None:
+    ruff = make_workspace(
+        tmp_path / "ruff", {"pyproject.toml": RUFF_CONFIG, "a.py": FIRST_CHANGE_AT_6}
+    )
+    black = make_workspace(
+        tmp_path / "black",
+        {"pyproject.toml": "[tool.black]\n", "a.py": FIRST_CHANGE_AT_6, "b.py": UNFORMATTED},
+    )
+    assert located(run_one(ruff, ["a.py"], "formatter")) == [
+        ("a.py", 6, "formatter/unformatted", "minor")
+    ]
+    result = run_one(black, ["a.py", "b.py"], "formatter")
+    assert (result.tool, result.command) == ("black", "black --check --diff -- <2 files>")
+    assert located(result) == [
+        ("a.py", 6, "formatter/unformatted", "minor"),
+        ("b.py", 1, "formatter/unformatted", "minor"),
+    ]
+    assert "def f" not in "".join(f.message for f in result.findings)  # no source quoted

@@ -2,6 +2,8 @@
 
 ruff format and black are both run with ``--check``, which never writes; the
 tool's own cache is pointed at our scratch directory so the workspace stays untouched.
+A finding is located at the first line the formatter would change: ruff's JSON names it,
+black's ``--diff`` shows it as the first changed line of the file's first hunk.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from aidlc_review.sensors.tools import last_line, shown_command
 CONFIG_FILES = ["pyproject.toml", "ruff.toml", ".ruff.toml"]
 _BLACK_WOULD = re.compile(r"^would reformat (.+)$", re.MULTILINE)
 _RUFF_WOULD = re.compile(r"^Would reformat: (.+)$", re.MULTILINE)
+# black --diff: "--- <name>\t<timestamp>" then hunks "@@ -<start>[,<count>] +... @@"
+_DIFF_FILE = re.compile(r"^--- (.+?)\t.*\n\+\+\+ .*\n@@ -(\d+)", re.MULTILINE)
 
 
 def run(ctx: SensorContext) -> CheckResult:
@@ -55,10 +59,10 @@ def run(ctx: SensorContext) -> CheckResult:
     )
 
 
-def _unformatted(ctx: SensorContext, path: str) -> CheckFinding:
+def _unformatted(ctx: SensorContext, path: str, line: int | None = None) -> CheckFinding:
     return ctx.finding(
         path,
-        None,
+        line,
         "file is not formatted as the workspace's formatter requires",
         f"{ctx.name}/unformatted",
         "unformatted",
@@ -79,10 +83,10 @@ def _parse_ruff(
             raise SensorError(f"unreadable ruff format output: {exc}") from None
         for item in items:
             path = relative(item.get("filename", ""))
+            line = (item.get("location") or {}).get("row")
             if item.get("code") == "unformatted":
-                found.setdefault(path, []).append(_unformatted(ctx, path))
+                found.setdefault(path, []).append(_unformatted(ctx, path, line))
             else:
-                line = (item.get("location") or {}).get("row")
                 message = f"cannot be formatted: {item.get('message', 'parse error')}"
                 found.setdefault(path, []).append(
                     ctx.finding(
@@ -106,10 +110,11 @@ def _parse_black(
     if code not in (0, 1, 123):
         raise SensorError(f"black exited {code}: {last_line(err or out)}")
     relative = _relativiser(ctx)
+    first_changes = {relative(name): line for name, line in _first_changes(out).items()}
     found: dict[str, list[CheckFinding]] = {}
     for name in _BLACK_WOULD.findall(err):
         path = relative(name.strip())
-        found.setdefault(path, []).append(_unformatted(ctx, path))
+        found.setdefault(path, []).append(_unformatted(ctx, path, first_changes.get(path)))
     for match in re.finditer(r"^error: cannot format (.+?): (.*)$", err, re.MULTILINE):
         path = relative(match.group(1))
         found.setdefault(path, []).append(
@@ -125,6 +130,21 @@ def _parse_black(
     if code != 0 and not found:
         raise SensorError(f"black exited {code}: {last_line(err or out)}")
     return _known(found, batch)
+
+
+def _first_changes(diff: str) -> dict[str, int]:
+    """The first line black would change in each file of its ``--diff`` output (old numbering).
+
+    Only the line numbers are read: the diff quotes source text, which goes nowhere."""
+    found: dict[str, int] = {}
+    for match in _DIFF_FILE.finditer(diff):
+        line = int(match.group(2))
+        for text in diff[match.end() :].split("\n")[1:]:
+            if text.startswith(("-", "+")):
+                break
+            line += 1  # a context line before the first change
+        found.setdefault(match.group(1), max(line, 1))
+    return found
 
 
 def _relativiser(ctx: SensorContext) -> Callable[[str], str]:
