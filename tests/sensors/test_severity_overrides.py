@@ -169,3 +169,14 @@ def test_allowed_overrides_reach_both_ruff_sensors_in_a_review_run(
     ruff = {(f["rule"], f["severity"], tuple(f["checks"])) for f in findings if f.get("rule")}
     assert ("S311", "minor", ("linter", "security")) in ruff
     assert not {rule for rule, _, _ in ruff} & {"S301", "S101", "S105"}
+
+
+def test_the_commit_hook_judges_staged_files_with_the_same_overrides(tmp_path: Path) -> None:
+    from aidlc_review.hooks.staged import sensors_on_staged
+
+    ws = make_workspace(tmp_path / "ws", {"src/app/jitter.py": APP})
+    (ws / "pyproject.toml").write_text(
+        PYPROJECT + '\n[tool.aidlc-review.severity.paths]\n"src/app/**" = { S311 = "minor" }\n'
+    )
+    [result] = sensors_on_staged(ws, ["src/app/jitter.py"], None, ["security"], print)[UNIT]
+    assert [(f.rule, f.severity) for f in result.findings] == [("S311", "minor")]

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.hooks.units import recorded_units
 from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
+from aidlc_review.review.workspace_settings import load_settings
 from aidlc_review.sensors import run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
 from aidlc_review.sensors.results import CheckResult
@@ -28,14 +30,23 @@ def sensors_on_staged(
     """``{unit: results}``: each unit's sensors on the staged files that unit claims."""
     manifests = pick_manifests(load_sensor_manifests(harness), sensors or COMMIT_SENSORS)
     wanted = {workspace_relative(workspace, name) for name in staged}
+    settings = _severity_settings(workspace)
     results: dict[str, list[CheckResult]] = {}
     for unit, manifest in recorded_units(workspace, None).items():
         claimed = claimed_files(read_source_manifest(manifest, workspace), workspace)
         chosen = [path for path in claimed if path in wanted]
         if chosen:
             progress(f"{unit}: {len(chosen)} staged claimed file(s)")
-            results[unit] = run_sensors(workspace, chosen, manifests, progress=progress)
+            results[unit] = run_sensors(
+                workspace, chosen, manifests, settings=settings, progress=progress
+            )
     return results
+
+
+def _severity_settings(workspace: Path) -> dict[str, Any]:
+    """The workspace's severity overrides, so a commit is judged as the review judges it."""
+    overrides = load_settings(workspace).severity
+    return {"severity": overrides.for_sensors()} if overrides is not None else {}
 
 
 def workspace_relative(workspace: Path, name: str) -> str:
