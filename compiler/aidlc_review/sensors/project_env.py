@@ -26,6 +26,7 @@ _PYTHONS = ("python3", "python")
 _TEST_RUNNERS = ("pytest", "py.test")
 _MISSING_MODULE = re.compile(r"No module named '?([\w.]+)'?")
 _SAID_LIMIT = 1500
+_SHIM_TRACEBACK = re.compile(r'File "[^"]*coverage-shim')
 
 # Run as ``python -c BOOTSTRAP <shim> <version-file> run ...``: the project's own coverage
 # wins when it has one (site-packages come before the appended shim); its version is
@@ -183,17 +184,22 @@ def why_no_data(shown: str, python: Interpreter, run: ToolRun) -> str:
     head = (
         f"the targeted test command `{shown}` exited {run.returncode} and wrote no coverage data; "
     )
-    missing = _MISSING_MODULE.findall(run.stderr + "\n" + run.stdout)
-    if missing:
-        module = missing[-1].split(".")[0]
-        fix = (
-            f"install {module} in the project environment (`{python.path} -m pip install {module}`)"
-            if module == "pytest"
-            else f"install the project's dependencies in that environment ({module} is one)"
-        )
+    said = run.stderr + "\n" + run.stdout
+    missing = [name.split(".")[0] for name in _MISSING_MODULE.findall(said)]
+    where = f"the test command's interpreter {python.describe()}"
+    if "pytest" in missing:
+        fix = f"install pytest in the project environment (`{python.path} -m pip install pytest`)"
+        return redact(f"{head}{where} cannot import pytest: {fix}")
+    if _SHIM_TRACEBACK.search(run.stderr):  # the review's own coverage.py failed there
         return redact(
-            f"{head}the test command's interpreter {python.describe()} cannot import "
-            f"{module}: {fix}"
+            f"{head}the review's own coverage.py cannot run on {where} "
+            f"({tail_lines(run.stderr, 1)}): install coverage in the project environment "
+            f"(`{python.path} -m pip install coverage`)"
+        )
+    if missing:
+        return redact(
+            f"{head}{where} cannot import {missing[-1]}: install the project's dependencies "
+            "in that environment"
         )
     return redact(
         f"{head}its interpreter: {python.describe()}; its last stderr lines: "
