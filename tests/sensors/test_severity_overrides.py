@@ -180,3 +180,17 @@ def test_the_commit_hook_judges_staged_files_with_the_same_overrides(tmp_path: P
     )
     [result] = sensors_on_staged(ws, ["src/app/jitter.py"], None, ["security"], print)[UNIT]
     assert [(f.rule, f.severity) for f in result.findings] == [("S311", "minor")]
+
+
+def test_sensors_fire_as_an_engine_runs_it_applies_the_same_overrides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    ws = make_workspace(tmp_path / "ws", {"src/app/jitter.py": APP})
+    (ws / "pyproject.toml").write_text(
+        PYPROJECT + '\n[tool.aidlc-review.severity]\nrules = { S311 = "off" }\n'
+    )
+    argv = ["sensors", "fire", "security", "--workspace", str(ws), "--", "src/app/jitter.py"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["findings_count"] == 0

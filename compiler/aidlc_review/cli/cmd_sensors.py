@@ -133,8 +133,12 @@ def _add_run_settings(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _settings(args: argparse.Namespace) -> dict[str, Any]:
+def _settings(args: argparse.Namespace, workspace: Path) -> dict[str, Any]:
+    from aidlc_review.review.workspace_settings import load_settings
+
+    overrides = load_settings(workspace).severity  # the rule table as the review tunes it
     chosen = {
+        "severity": overrides.for_sensors() if overrides is not None else None,
         "coverage_command": args.coverage_command,
         "coverage_data_file": str(args.coverage_data) if args.coverage_data else None,
         "coverage_threshold": args.threshold,
@@ -192,7 +196,9 @@ def run_run(args: argparse.Namespace) -> int:
     workspace = _workspace(args.workspace)
     manifests = pick_manifests(load_sensor_manifests(args.harness), args.sensor)
     files = claimed_files(read_source_manifest(args.manifest, workspace), workspace)
-    results = run_sensors(workspace, files, manifests, settings=_settings(args), progress=_stderr)
+    results = run_sensors(
+        workspace, files, manifests, settings=_settings(args, workspace), progress=_stderr
+    )
     if args.json:
         print(json.dumps({"checks": [r.to_json() for r in results]}, indent=2))
     else:
@@ -243,7 +249,9 @@ def run_fire(args: argparse.Namespace) -> int:
             "sensors fire: name the claimed files (after --) or give --manifest FILE"
         )
     files = claimed_files(source, workspace)
-    result = run_sensors(workspace, files, manifests, settings=_settings(args), progress=_stderr)[0]
+    result = run_sensors(
+        workspace, files, manifests, settings=_settings(args, workspace), progress=_stderr
+    )[0]
     body = {
         "pass": result.status in ("passed", "skipped") and not result.findings,
         "findings_count": len(result.findings),
