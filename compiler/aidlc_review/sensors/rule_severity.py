@@ -99,12 +99,6 @@ GROUPS: Final = (
         "minor",
     ),
     RuleGroup(
-        "markup built without escaping",
-        ("S308", "S701", "S702", "S704"),
-        "major",
-        "minor",
-    ),
-    RuleGroup(
         "network calls without a timeout, predictable temporary files, archive "
         "extraction outside the target folder (path traversal)",
         ("S113", "S306", "S202"),
