@@ -105,6 +105,10 @@ def _add_record_verbs(verbs: argparse._SubParsersAction) -> None:
     )
     gate.add_argument("--note", default=None, help="a note kept with the decision")
     _add_by(gate)
+    reset = _verb(
+        verbs, "reset", "start the unit's review history clean (kept aside, audited)", _reset
+    )
+    _add_by(reset)
 
 
 def _add_by(parser: argparse.ArgumentParser) -> None:
@@ -304,9 +308,24 @@ def _status(args: argparse.Namespace) -> int:
             f"{status['passes_used']} pass(es), {len(status['open_findings'])} open)"
         )
         lines += [f"stale: {reason}" for reason in status["stale"]]
+    lines += _reset_lines(status["resets"])
     lines.append(f"report: {status['report_path']}")
     _emit(args, status, lines)
     return 0
+
+
+def _reset(args: argparse.Namespace) -> int:
+    from aidlc_review.review.api import reset_review
+
+    outcome = reset_review(args.workspace, args.unit, args.record, args.manifest, by=args.by)
+    line = f"reset: the review history of {outcome.unit or 'the stage'} was kept as {outcome.kept}"
+    _emit(args, outcome.event, [line, "the next `review run` starts at attempt 1, pass 1"])
+    return 0
+
+
+def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
+    """A reset is said wherever the review's standing is: its history began again there."""
+    return [f"reset: {r['at']} by {r['by']} (earlier history kept as {r['kept']})" for r in resets]
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -376,5 +395,9 @@ def _gate(args: argparse.Namespace) -> int:
     findings = _finding_lines(outcome.open_findings, outcome.waived)
     if outcome.decision == "approve" and findings:
         line += f" with {len(findings)} open finding(s):"
-    _emit(args, data, [line, *findings] if outcome.decision == "approve" else [line])
+    from aidlc_review.review.api import review_resets
+
+    data["resets"] = resets = review_resets(args.workspace, args.unit, args.record, args.manifest)
+    shown = [line, *findings] if outcome.decision == "approve" else [line]
+    _emit(args, data, [*shown, *_reset_lines(resets)])
     return 0

@@ -8,7 +8,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.errors import InvalidInput
+from aidlc_review.errors import InvalidInput, LockBusy
+from aidlc_review.fsio import write_atomic
 from aidlc_review.review import engine
 from aidlc_review.review.agent_text import scrub_check
 from aidlc_review.review.agents import (
@@ -22,15 +23,18 @@ from aidlc_review.review.agents import (
 )
 from aidlc_review.review.answer import AnswerCheck
 from aidlc_review.review.ask import Asking, ask_command_reviewer
+from aidlc_review.review.audit import AUDIT_LOG, append_event, decider, read_events, utc_now
 from aidlc_review.review.brief import repair_brief, reviewer_brief, write_brief
 from aidlc_review.review.envelope import reported_failure
 from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.intent import refuse_out_of_order
 from aidlc_review.review.lock import unit_lock
-from aidlc_review.review.models import FindingsDocument, RepairRecord
+from aidlc_review.review.models import FindingsDocument, Pass, RepairRecord
 from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.proof import prove_unit
+from aidlc_review.review.seal import unseal
 from aidlc_review.review.store import (
+    SET_ASIDE,
     load_receipt,
     load_unit_document,
     save_document,
@@ -129,7 +133,7 @@ def _review_loop(
     ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float, say: Progress
 ) -> FindingsDocument:
     paths = ctx.paths
-    doc = own_history(paths, say)
+    doc = _redo_unverified(ctx, own_history(paths, say), say)
     if _settled(ctx, doc, repairer, say):
         return doc
     if _retry_reviewer(ctx, doc):
@@ -161,6 +165,59 @@ def _settled(ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, say: 
     if not wants_repair:
         say(f"unchanged since pass {doc.receipt.number} of attempt {doc.attempt}: {doc.verdict}")
     return not wants_repair
+
+
+def _redo_unverified(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> FindingsDocument:
+    """A last pass whose checks could not verify (environment, tool crash, timeout) is done
+    again, not counted: it is dropped from the history (its record kept aside, the redo
+    audited) unless a repair or a gate decision already followed it. The redone pass runs
+    every check afresh, so nothing of the dropped one decides the verdict."""
+    last = doc.attempt_passes()[-1:]
+    if not last or last[0].repair is not None or _decided(doc):
+        return doc
+    unverified = unverified_checks(last[0])
+    if not unverified:
+        return doc
+    label = f"redone-attempt{doc.attempt}-pass{last[0].number}"
+    kept = keep_aside(ctx.paths, label, [ctx.paths.findings])
+    event = {"event": "redo", "attempt": doc.attempt, "pass": last[0].number}
+    _audit(ctx.paths, {**event, "checks": unverified, "kept": ctx.paths.display(kept)}, ctx.by)
+    say(
+        f"pass {last[0].number} of attempt {doc.attempt} could not verify "
+        f"({', '.join(unverified)}): redoing it without spending the pass budget "
+        f"(its record kept as {ctx.paths.display(kept)})"
+    )
+    return doc.model_copy(update={"passes": doc.passes[:-1], "receipt": None})
+
+
+def unverified_checks(item: Pass) -> list[str]:
+    """The checks of a pass that could not decide: an error, or a required tool missing."""
+    named = {c.name for c in item.checks if c.status == "error"}
+    named |= {
+        f.check
+        for f in item.findings
+        if f.source == "sensor" and f.check and (f.rule or "").endswith("/unverified")
+    }
+    return sorted(named)
+
+
+def _decided(doc: FindingsDocument) -> bool:
+    return any(g.attempt == doc.attempt for g in doc.gate)
+
+
+def keep_aside(paths: RecordPaths, label: str, files: list[Path]) -> Path:
+    """Copy ``files`` (those that exist) into a folder of the unit's engine dir named by
+    ``label`` and the time: what a redo or a reset replaces is kept, never deleted."""
+    folder = paths.engine / SET_ASIDE / f"{label}-{utc_now().replace(':', '')}"
+    for path in files:
+        if path.is_file():
+            write_atomic(folder / path.name, path.read_bytes())
+    return folder
+
+
+def _audit(paths: RecordPaths, event: dict[str, Any], by: str | None) -> None:
+    stamp = {"unit": paths.unit, "at": utc_now(), "by": decider(paths.workspace, by)}
+    append_event(paths.engine / AUDIT_LOG, {**event, **stamp})
 
 
 def _retry_reviewer(ctx: UnitContext, doc: FindingsDocument) -> bool:
@@ -267,6 +324,7 @@ def review_status(
         "unit": unit,
         "findings_path": str(paths.findings),
         "report_path": str(paths.report),
+        "resets": read_events(paths.engine / AUDIT_LOG, "reset"),
     }
     if doc is None:
         return {**base, "state": "not-reviewed"}
@@ -284,3 +342,49 @@ def review_status(
         "stale": stale,
         "gate": [g.model_dump(mode="json") for g in doc.gate],
     }
+
+
+@dataclass(frozen=True)
+class ResetOutcome:
+    unit: str | None
+    kept: Path  # where the unit's previous history now lives
+    event: dict[str, Any]  # as written to the audit log
+
+
+def reset_review(
+    workspace: Path,
+    unit: str | None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    by: str | None = None,
+) -> ResetOutcome:
+    """Start the unit's review history clean: its findings document, receipt and report
+    move aside (kept, never deleted), the reset is audited, and the next `review run`
+    begins at attempt 1, pass 1. A reset approves nothing: the next pass runs every check
+    on the bytes. Refused while another run holds the unit's lock."""
+    paths = RecordPaths.resolve(workspace, unit, record, manifest)
+    history = [paths.findings, paths.receipt, paths.report]
+    if not any(path.is_file() for path in history):
+        raise InvalidInput(f"{paths.display(paths.findings)}: no review history to reset")
+    try:
+        with unit_lock(paths, _quiet, wait=0):
+            kept = keep_aside(paths, "reset", history)
+            for path in history:
+                path.unlink(missing_ok=True)
+                unseal(paths, path)
+            event = {"event": "reset", "kept": paths.display(kept)}
+            _audit(paths, event, by)
+    except LockBusy:
+        raise LockBusy(
+            f"{paths.display(paths.lock)}: another review of this unit is running; "
+            "reset refused (try again when it has finished)"
+        ) from None
+    return ResetOutcome(unit, kept, read_events(paths.engine / AUDIT_LOG, "reset")[-1])
+
+
+def review_resets(
+    workspace: Path, unit: str | None, record: Path | None = None, manifest: Path | None = None
+) -> list[dict[str, Any]]:
+    """The unit's resets from its audit log, oldest first (said at the gate and in status)."""
+    paths = RecordPaths.resolve(workspace, unit, record, manifest)
+    return read_events(paths.engine / AUDIT_LOG, "reset")

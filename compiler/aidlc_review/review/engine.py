@@ -63,6 +63,12 @@ _ADVICE = {
     "findings-schema": "Re-run the review so the runtime rewrites the findings document.",
 }
 
+UNVERIFIED_ADVICE = (
+    "Fix what stopped the check (the finding names the cause and the fix that fits), then "
+    "run `aidlc-review review run` again: a pass whose checks could not verify is redone "
+    "without spending the pass budget."
+)
+
 
 @dataclass(frozen=True)
 class Gathered:
@@ -326,6 +332,13 @@ def _quoted_observation(quoted: Quoted) -> Observation:
     )
 
 
+def _advice(result: CheckResult, finding: CheckFinding) -> str:
+    """A check that could not verify needs its cause fixed, not more tests or code."""
+    if (finding.rule or "").endswith("/unverified"):
+        return UNVERIFIED_ADVICE
+    return _ADVICE.get(result.name, "Fix what the check reports.")
+
+
 def _sensor_observation(result: CheckResult, finding: CheckFinding) -> Observation:
     named = tool_label(result.tool, result.tool_version)
     tool = f" ({named})" if named else ""
@@ -340,7 +353,7 @@ def _sensor_observation(result: CheckResult, finding: CheckFinding) -> Observati
         str(finding.line) if finding.line else None,
         finding.message,
         evidence + ".",
-        _ADVICE.get(result.name, "Fix what the check reports."),
+        _advice(result, finding),
         "sensor",
         finding.fingerprint,
         check=result.name,
