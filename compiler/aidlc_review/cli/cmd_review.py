@@ -318,7 +318,8 @@ def _reset(args: argparse.Namespace) -> int:
     from aidlc_review.review.api import reset_review
 
     outcome = reset_review(args.workspace, args.unit, args.record, args.manifest, by=args.by)
-    line = f"reset: the review history of {outcome.unit or 'the stage'} was kept as {outcome.kept}"
+    whose = outcome.unit or "the stage"
+    line = f"reset: the review history of {whose} was kept as {outcome.event['kept']}"
     _emit(args, outcome.event, [line, "the next `review run` starts at attempt 1, pass 1"])
     return 0
 
