@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review import __version__
+from aidlc_review.doctor.readiness import workspace_readiness
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout, in_checkout, plugin_root
 from aidlc_review.install.health import missing_parts
@@ -47,6 +48,7 @@ def diagnose(workspace: Path, harness: Path | None) -> dict[str, Any]:
         "harness": describe_harness(chosen),
         "tools": {name: _tool(exe, argv, dist) for name, exe, argv, dist in TOOLS},
         "record": _record(workspace),
+        "workspace": workspace_readiness(workspace, chosen),
     }
 
 

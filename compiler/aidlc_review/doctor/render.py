@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.doctor.readiness import render_readiness
 from aidlc_review.install.health import broken_message
 
 
@@ -31,4 +32,5 @@ def render_doctor(facts: dict[str, Any]) -> str:
         lines.append(f"record: none ({record['problem']})")
     else:
         lines.append(f"record: {record['path']} ({record['kind']})")
+    lines += render_readiness(facts["workspace"])
     return "\n".join(lines) + "\n"
