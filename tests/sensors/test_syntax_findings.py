@@ -42,7 +42,7 @@ def test_a_module_cpython_cannot_parse_makes_the_review_not_ready(tmp_path: Path
     ] == [("linter", "major", "src/orders/deep.py", "3", "syntax-error", TOO_DEEP)]
     out = capsys.readouterr().out
     assert "verdict: NOT-READY (attempt 1, 1 pass(es))" in out
-    assert f"CR-003 major    src/orders/deep.py:3: {TOO_DEEP}\n" in out
+    assert f"CR-002 major    src/orders/deep.py:3: {TOO_DEEP}\n" in out
 
 
 def test_a_null_byte_ruff_accepts_is_a_major_finding_at_its_line(tmp_path: Path) -> None:
