@@ -166,7 +166,8 @@ class Overrides:
 
     def key(self) -> Any:
         """What the findings' severities depend on, for the result cache."""
-        paths = sorted((g, sorted(r.items())) for g, r in (self.paths or {}).items())
+        # in the order written: a later path glob wins, so the order is part of the answer
+        paths = [(g, sorted(r.items())) for g, r in (self.paths or {}).items()]
         return [
             list(self.test_files),
             sorted((self.rules or {}).items()),
