@@ -119,8 +119,16 @@ def test_a_pass_whose_checks_verified_is_not_redone(
 ) -> None:
     ws = _workspace(tmp_path)
     _install_pytest(ws)
-    (ws / "src/orders/calc.py").write_text("import os\n\n" + CALC)  # F401: a real finding
+    broken = CALC.replace(" / len(values)", "")  # a real bug: the targeted test fails
+    (ws / "src/orders/calc.py").write_text(broken)
     assert main(review_args(ws)) == 1
+    [failed] = _coverage_findings(findings_doc(ws))
+    assert (failed["rule"], failed["recommendation"]) == (
+        "coverage/tests-failed",
+        "Make the failing tests pass: fix the code they exercise, or the tests (the finding "
+        "quotes pytest).",
+    )
+    assert "tests/test_calc.py::test_mean failed: assert 4.0 == 2.0" in failed["finding"]
     capsys.readouterr()
     assert main(review_args(ws)) == 1
     assert "unchanged since pass 1 of attempt 1: NOT-READY" in capsys.readouterr().err

@@ -336,6 +336,11 @@ def _advice(result: CheckResult, finding: CheckFinding) -> str:
     """A check that could not verify needs its cause fixed, not more tests or code."""
     if (finding.rule or "").endswith("/unverified"):
         return UNVERIFIED_ADVICE
+    if (finding.rule or "").endswith("/tests-failed"):
+        return (
+            "Make the failing tests pass: fix the code they exercise, or the tests (the "
+            "finding quotes pytest)."
+        )
     return _ADVICE.get(result.name, "Fix what the check reports.")
 
 
