@@ -118,3 +118,17 @@ def test_a_bad_audit_line_is_named_by_file_and_line(
     capsys.readouterr()
     assert main(_args("status", ws)) == 2
     assert f"{ws / ENGINE / 'audit.jsonl'}:2: not a JSON audit event" in capsys.readouterr().err
+
+
+def test_two_copies_kept_in_one_second_are_both_kept(tmp_path: Path) -> None:
+    from aidlc_review.review.api import keep_aside
+    from aidlc_review.review.paths import RecordPaths
+
+    ws = _reviewed(tmp_path)
+    paths = RecordPaths.resolve(ws, UNIT)
+    first = keep_aside(paths, "reset", [paths.findings])
+    (paths.findings).write_text("{}")
+    second = keep_aside(paths, "reset", [paths.findings])
+    assert first != second
+    assert (second / "code-review-findings.json").read_text() == "{}"
+    assert (first / "code-review-findings.json").read_text() != "{}"

@@ -208,7 +208,11 @@ def _decided(doc: FindingsDocument) -> bool:
 def keep_aside(paths: RecordPaths, label: str, files: list[Path]) -> Path:
     """Copy ``files`` (those that exist) into a folder of the unit's engine dir named by
     ``label`` and the time: what a redo or a reset replaces is kept, never deleted."""
-    folder = paths.engine / SET_ASIDE / f"{label}-{utc_now().replace(':', '')}"
+    stem = paths.engine / SET_ASIDE / f"{label}-{utc_now().replace(':', '')}"
+    folder, count = stem, 1
+    while folder.exists():  # two in one second: the earlier copy stays as it is
+        count += 1
+        folder = stem.with_name(f"{stem.name}-{count}")
     for path in files:
         if path.is_file():
             write_atomic(folder / path.name, path.read_bytes())
