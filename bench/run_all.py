@@ -19,6 +19,7 @@ BENCHES = (
     ("verify", ["review/bench_verify.py"]),
     ("bolt", ["bolt/bench_bolt.py", "--cost", "1.0", "--repeat", "3"]),
     ("suite", ["suite/bench_suite.py"]),
+    ("judgment", ["judgment/bench_judgment.py"]),
 )
 
 
