@@ -84,7 +84,9 @@ def test_out_dir_option_writes_elsewhere(tmp_path):
     root = write_harness(tmp_path / "h")
     out = tmp_path / "out"
     assert main(["compile", "--harness", str(root), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir())[:2] == ["scope-grid.json", "scope-plans.json"]
+    assert sorted(p.name for p in out.iterdir())[:3] == [
+        "review-plan.json", "scope-grid.json", "scope-plans.json",
+    ]  # fmt: skip
     assert main(["compile", "--harness", str(root), "--out", str(out), "--check"]) == 0
     assert not (root / "tools").exists()
 

@@ -19,7 +19,7 @@ from aidlc_review.compile.build import compile_harness
 from aidlc_review.harness.layout import PROJECT_ROOT, HarnessLayout
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "project"
-OUTPUTS = ("stage-graph.json", "scope-grid.json", "scope-plans.json")
+OUTPUTS = ("stage-graph.json", "scope-grid.json", "scope-plans.json", "review-plan.json")
 
 
 @pytest.mark.parametrize("name", OUTPUTS)

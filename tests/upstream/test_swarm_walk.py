@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from tests.upstream import test_gated_walk
+from tests.upstream.claude_code import ClaudeCodeProject
 from tests.upstream.conductor import Conductor, Directive
 from tests.upstream.engine import UpstreamProject
 
@@ -188,8 +189,10 @@ def identity(monkeypatch):
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "conductor@example.com")
 
 
-def _swarm(walked, tmp_path: Path) -> Swarm:
+def _swarm(walked, tmp_path: Path, hooked: bool = False) -> Swarm:
     project = walked.project.copy_to(tmp_path / "project")
+    if hooked:  # every engine call as Claude Code's Bash tool makes it: the gate hook first
+        project = ClaudeCodeProject.of(project)
     return Swarm(
         project,
         Said.of(project, "code-generation"),
@@ -204,10 +207,11 @@ def _findings(root: Path, unit: str) -> Path:
     return record / "construction" / unit / "code-review" / "code-review-findings.json"
 
 
+@pytest.mark.parametrize("hooked", [False, True], ids=["engine", "engine-with-gate-hook"])
 def test_an_autonomous_swarm_lands_only_reviewed_ready_bytes_and_reaches_build_and_test(
-    at_code_generation, tmp_path, on_path, identity, capsys
+    at_code_generation, tmp_path, on_path, identity, capsys, hooked
 ):
-    swarm = _swarm(at_code_generation, tmp_path)
+    swarm = _swarm(at_code_generation, tmp_path, hooked)
     root = swarm.project.root
     swarm.grant_autonomy()
     directive = swarm.project.ok("orchestrate", "next").json()
@@ -273,6 +277,10 @@ def test_an_autonomous_swarm_lands_only_reviewed_ready_bytes_and_reaches_build_a
     for unit in UNITS:
         verify = ["review", "verify", "--ready", "--workspace", str(root), "--unit", unit]
         assert main(verify) == 0
+    if hooked:  # the gate saw the whole walk and refused nothing the swarm flow does
+        assert isinstance(swarm.project, ClaudeCodeProject)
+        assert swarm.project.refusals == []
+        assert any("code-review" in c for c in swarm.project.commands)
 
 
 def test_upstreams_bolt_worktrees_are_not_unclaimed_source_but_a_file_beside_them_is(

@@ -27,14 +27,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from aidlc_review.bolt.git import Git
-from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput, LockBusy
 from aidlc_review.fsio import sha256_bytes, sha256_file
-from aidlc_review.install.upstream import Engine, RegenerationFailed, find_bun
 from aidlc_review.review.freeze import TOOL_LEFTOVERS
 from aidlc_review.review.git_drift import UPSTREAM_WORKTREES
 from aidlc_review.review.intent import upstream_harness
@@ -43,8 +45,11 @@ from aidlc_review.review.paths import RecordPaths
 from aidlc_review.review.seal import forget_workspace
 from aidlc_review.review.store import load_receipt
 from aidlc_review.review.verify import verify_review
+from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
 
 WORKTREE_TOOL = "aidlc-worktree.ts"
+LAND_LOCK = "aidlc-review-land.lock"  # in the repository's common git dir
+LAND_WAIT = 600.0  # seconds: a landing re-verifies the unit twice and runs upstream's merge
 STATE_FILE = "aidlc-state.md"
 _BOLT_REFS = re.compile(r"^- \*\*Bolt Refs\*\*:[ \t]*(.*)$", re.M)
 _LITERAL = {"GIT_LITERAL_PATHSPECS": "1"}
@@ -94,8 +99,35 @@ class _Bolt:
 
 
 def land_unit(workspace: Path, unit: str, say: Say) -> Landed:
-    """Merge the unit's reviewed bytes from its swarm worktree into the main workspace."""
+    """Merge the unit's reviewed bytes from its swarm worktree into the main workspace.
+    One landing at a time per project: each commits in the main checkout and merges into
+    its branch, so a second waits for the first, then sees what it landed."""
     root = _main_checkout(workspace)
+    with _landing_lock(Git(root).common_dir() / LAND_LOCK, say):
+        return _land(root, unit, say)
+
+
+@contextmanager
+def _landing_lock(path: Path, say: Say) -> Iterator[None]:
+    lock = FileLock(str(path))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        say(f"waiting for another `bolt land` in this project to finish ({path})")
+        try:
+            lock.acquire(timeout=LAND_WAIT)
+        except Timeout:
+            raise LockBusy(
+                f"{path}: another `bolt land` held the project's landing lock for "
+                f"{LAND_WAIT:g}s; nothing was landed; try again when it is done"
+            ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _land(root: Path, unit: str, say: Say) -> Landed:
     worktree = root / UPSTREAM_WORKTREES / f"bolt-{unit}"
     if not worktree.exists():
         return _landed_before(root, worktree, unit, say)

@@ -18,12 +18,12 @@ from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.install.ledger import read_ledger
-from aidlc_review.install.upstream import find_bun
 from aidlc_review.review.intent import upstream_harness
 from aidlc_review.review.paths import RecordPaths, default_record
 from aidlc_review.review.store import load_document
 from aidlc_review.review.upstream_receipt import record_upstream_review
 from aidlc_review.review.verify import verify_review
+from aidlc_review.upstream.tools import find_bun
 
 CONSTRUCTION_STAGES = "aidlc-common/stages/construction"
 Say = Callable[[str], None]

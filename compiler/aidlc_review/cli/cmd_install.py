@@ -66,7 +66,7 @@ def commit(plan: Any, message: str) -> int:
     byte (exit 1, quoting upstream; ``install.transaction``)."""
     from aidlc_review.install.plan import apply_changes
     from aidlc_review.install.transaction import commit_checked
-    from aidlc_review.install.upstream import Engine, find_bun
+    from aidlc_review.upstream.tools import Engine, find_bun
 
     engine = Engine.of(plan.root)
     bun = find_bun() if engine.present else None
@@ -88,7 +88,7 @@ def _regenerated(engine: Any) -> str:
 
 def regenerate(harness: Path) -> int:
     """Run upstream's generators; without bun, say exactly what to run and exit 1."""
-    from aidlc_review.install.upstream import Engine, find_bun
+    from aidlc_review.upstream.tools import Engine, find_bun
 
     engine = Engine.of(harness)
     if not engine.present:

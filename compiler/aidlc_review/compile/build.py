@@ -98,4 +98,10 @@ def compile_harness(
         from aidlc_review.compile.plans import scope_plans_doc
 
         result.outputs[SCOPE_PLANS] = render(scope_plans_doc(graph, harness.scopes))
+        from aidlc_review.compile.review_plan import review_plan
+        from aidlc_review.harness.review_plan import PLAN_FILE, render_review_plan
+
+        plan = review_plan(harness, graph)
+        if plan is not None:
+            result.outputs[PLAN_FILE] = render_review_plan(plan)
     return result

@@ -16,11 +16,16 @@ from aidlc_review import __version__
 from aidlc_review.doctor.readiness import workspace_readiness
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout, in_checkout, plugin_root
-from aidlc_review.install.health import missing_parts
+from aidlc_review.harness.review_plan import (
+    LEDGER_PATH,
+    PLAN_PATH,
+    broken_parts,
+    read_review_plan,
+)
 from aidlc_review.install.ledger import read_ledger
-from aidlc_review.install.upstream import find_bun
 from aidlc_review.review.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.tools import find_tool, tool_version
+from aidlc_review.upstream.tools import find_bun
 
 # (name shown, executable, --version argv, distribution whose version to fall back on)
 TOOLS = (
@@ -65,8 +70,16 @@ def describe_harness(harness: Path | None) -> dict[str, Any]:
         "aidlc_version": _aidlc_version(layout.root),
         "plugin_version": ledger.plugin_version if ledger else None,
         "engine_tools": len(engine),
-        "install_broken": missing_parts(layout.root, ledger) if ledger else [],
+        "install_broken": _broken(layout.root) if ledger else [],
     }
+
+
+def _broken(harness: Path) -> list[str]:
+    """What an upgrade took out of the plugin's install (the review plan lists its parts)."""
+    plan = read_review_plan(harness)
+    if plan is None:
+        return [f"{PLAN_PATH}: gone (an install older than the review plan, or removed)"]
+    return broken_parts(harness, plan, "code-review") if (harness / LEDGER_PATH).is_file() else []
 
 
 def _aidlc_version(root: Path) -> str | None:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.doctor.readiness import render_readiness
-from aidlc_review.install.health import broken_message
+from aidlc_review.harness.review_plan import broken_message
 
 
 def render_doctor(facts: dict[str, Any]) -> str:

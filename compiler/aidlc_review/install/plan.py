@@ -22,6 +22,7 @@ from aidlc_review import __version__
 from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout, plugin_root
+from aidlc_review.harness.review_plan import PLAN_PATH, Inserted, InstalledParts
 from aidlc_review.harness.yamledit import FrontmatterText
 from aidlc_review.install import blocks, engine_hook, numbering
 from aidlc_review.install.contributions import load_contributions
@@ -42,7 +43,12 @@ from aidlc_review.install.lower import (
     sensor_shim,
     shim_name,
 )
-from aidlc_review.install.trial import compile_trial, harness_dir_name, source_form_plans
+from aidlc_review.install.trial import (
+    compile_trial,
+    harness_dir_name,
+    installed_review_plan,
+    source_form_plans,
+)
 
 REVIEW = "code-review"
 REVIEWED = "code-generation"
@@ -99,7 +105,7 @@ def _refuse_unit_major(project: Path, before: str) -> None:
     """Under unit-major iteration upstream would schedule an inline per-unit stage such as
     code-review among the design stages, before the unit's code exists. (Uninstalling is
     not refused for it: taking code-review out is one way out of that.)"""
-    from aidlc_review.install.intents import project_intents, unit_major_refusal
+    from aidlc_review.upstream.intents import project_intents, unit_major_refusal
 
     for state in project_intents(project):
         if state.unit_major:
@@ -171,6 +177,9 @@ def plan_install(
         f"tools/data/{STAGE_GRAPH}": compiled[STAGE_GRAPH],
         f"tools/data/{SCOPE_GRID}": compiled[SCOPE_GRID],
         LEDGER: render_ledger(ledger),
+        PLAN_PATH: installed_review_plan(
+            layout, files, pins, _authored(ledger.stage), _installed_parts(added, inserted)
+        ),
     }
     plan = _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
     if stage["left_out"]:
@@ -178,6 +187,35 @@ def plan_install(
 
         plan.notes.append(left_out_note(REVIEW, stage["left_out"]))
     return plan
+
+
+def _authored(stage: ReviewStage) -> dict[str, dict]:
+    """code-review as authored, for the review plan: upstream's lowered form leads it by its
+    repairer and reviews it by its reviewer (upstream's one review loop)."""
+    return {
+        REVIEW: {
+            "reviews": stage.reviews,
+            "reviewer": stage.reviewer,
+            "repair_agent": stage.repair_agent,
+            "max_passes": dict(stage.max_passes),
+        }
+    }
+
+
+def _installed_parts(added: list[AddedFile], inserted: list[Insertion]) -> InstalledParts:
+    what = {
+        "fragment": "the plugin's step at {} is",
+        "json-lines": "the plugin's engine gate hook is",
+    }
+    parts = [
+        Inserted(
+            path=i.path,
+            what=what.get(i.kind, "the plugin's {} entries are").format(i.key),
+            text=i.text,
+        )
+        for i in inserted
+    ]
+    return InstalledParts(added=[a.path for a in added], inserted=parts, after=REVIEWED)
 
 
 def _stale_added(

@@ -18,7 +18,7 @@ from pathlib import Path
 from aidlc_review.errors import EXIT_FAILED, AidlcError
 from aidlc_review.fsio import write_atomic
 from aidlc_review.install.plan import InstallPlan, apply_changes
-from aidlc_review.install.upstream import Engine, RegenerationFailed
+from aidlc_review.upstream.tools import Engine, RegenerationFailed
 
 
 class EngineObjected(AidlcError):

@@ -17,6 +17,7 @@ from typing import Any
 from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, compile_harness, load_valid
 from aidlc_review.compile.overlay import overlaid
 from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.review_plan import InstalledParts
 from aidlc_review.harness.yamledit import FrontmatterText, check_edit, scalar_list_block
 
 EMBEDDED_REVIEW_KEYS = ("reviewer", "reviewer_max_iterations", "review_class", "review_artifact")
@@ -55,6 +56,24 @@ def compile_trial(
     with overlaid(layout, changes) as trial:
         compiled = compile_harness(trial, shown, pinned=pins)
         return {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
+
+
+def installed_review_plan(
+    layout: HarnessLayout,
+    changes: dict[str, str],
+    pins: dict[str, str],
+    overrides: dict[str, dict],
+    installed: InstalledParts,
+) -> str:
+    """review-plan.json of the harness plus ``changes``: the reviewed stage as authored."""
+    from aidlc_review.compile.review_plan import review_plan
+    from aidlc_review.harness.review_plan import render_review_plan
+
+    with overlaid(layout, changes) as trial:
+        harness, graph, _ = load_valid(trial, pinned=pins)
+        plan = review_plan(harness, graph, overrides, installed)
+    assert plan is not None  # overrides name the reviewed stage
+    return render_review_plan(plan)
 
 
 def source_form_plans(

@@ -16,6 +16,7 @@ from pathlib import Path
 from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.review_plan import PLAN_PATH
 from aidlc_review.install import numbering
 from aidlc_review.install.ledger import read_ledger, sha256_text
 from aidlc_review.install.plan import (
@@ -61,7 +62,7 @@ def plan_uninstall(harness_dir: Path) -> InstallPlan:
             + ", ".join(str(layout.root / p) for p in edited)
         )
     core = pristine_texts(layout, ledger, strict=True)
-    gone = {a.path for a in ledger.added} | {LEDGER}
+    gone = {a.path for a in ledger.added} | {LEDGER, PLAN_PATH}
     pins = numbering.remove(
         pinned_numbers(layout.data_dir / STAGE_GRAPH), REVIEW, ledger.displaced_numbers
     )
@@ -85,7 +86,7 @@ def plan_uninstall(harness_dir: Path) -> InstallPlan:
 def _refuse_while_reviewing(project: Path) -> None:
     """Upstream's ``next`` cannot route an intent whose stage is gone from the graph: while
     any intent is at code-review, uninstalling would leave it stuck there."""
-    from aidlc_review.install.intents import project_intents
+    from aidlc_review.upstream.intents import project_intents
 
     held = [(s, why) for s in project_intents(project) if (why := s.holding(REVIEW))]
     if held:

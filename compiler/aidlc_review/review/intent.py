@@ -78,10 +78,10 @@ def refuse_out_of_order(record: Path) -> None:
     """Refuse a review upstream scheduled before the unit's code generation.
 
     Under ``Construction Iteration: unit-major`` upstream walks code-review unit by unit
-    among the design stages (``install.intents``): its directive arrives while a design
+    among the design stages (``upstream.intents``): its directive arrives while a design
     stage is current, before code generation wrote anything to review.
     """
-    from aidlc_review.install.intents import SET_STAGE_MAJOR, STATE_FILE, IntentState
+    from aidlc_review.upstream.intents import SET_STAGE_MAJOR, STATE_FILE, IntentState
 
     state = IntentState.read(record / STATE_FILE)
     current = state.field("Current Stage") if state is not None else None

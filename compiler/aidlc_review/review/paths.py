@@ -117,12 +117,12 @@ class RecordPaths:
 
 def _refuse_broken_install(workspace: Path) -> None:
     """Before anything is read or written: an install an upgrade broke is named first."""
-    from aidlc_review.install.health import refuse_broken
+    from aidlc_review.harness.review_plan import refuse_broken
     from aidlc_review.review.intent import upstream_harness
 
     harness = upstream_harness(workspace)
     if harness is not None:
-        refuse_broken(harness)
+        refuse_broken(harness, STAGE)
 
 
 def default_record(workspace: Path) -> Path:

@@ -8,9 +8,10 @@ from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.definitions.sensor import SensorManifest
-from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
+from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
 from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.review_plan import ReviewedStage, refuse_broken, reviewed_stage
 from aidlc_review.review.git_drift import resolve_base
 from aidlc_review.review.paths import STAGE, RecordPaths
 from aidlc_review.review.workspace_settings import load_settings
@@ -28,7 +29,7 @@ class Knowledge:
 class UnitContext:
     paths: RecordPaths
     harness: Path
-    stage: Stage
+    stage: ReviewedStage
     sensors: list[SensorManifest]
     mode: str
     budget: int
@@ -39,25 +40,23 @@ class UnitContext:
     def load(
         cls, paths: RecordPaths, harness: Path | None, mode: str, base_revision: str | None = None
     ) -> UnitContext:
-        from aidlc_review.compile.build import load_valid
-
+        """The unit's context from the harness's compiled review plan (nothing else of the
+        harness is read: ``harness.review_plan``) and the workspace's settings."""
         if mode not in CONSTRUCTION_MODES:
             raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
         from aidlc_review.review.intent import upstream_harness
 
         layout = HarnessLayout.at(harness or upstream_harness(paths.workspace))
-        if layout.installed:  # a --harness given: named with the workspace's already
-            from aidlc_review.install.health import refuse_broken
-
-            refuse_broken(layout.root)
-        loaded, graph, _ = load_valid(layout)
-        if STAGE not in graph:
-            raise InvalidInput(f"{layout.root}: the harness has no {STAGE} stage")
-        stage = _as_authored(graph.stage(STAGE), layout.root)
-        by_id = {m.id: m for m in loaded.sensors}
-        sensors = _with_runners([by_id[s] for s in stage.sensors if s in by_id])
+        if layout.installed:
+            refuse_broken(layout.root, STAGE)
+        remedy = (
+            f"install again: aidlc-review install --harness {layout.root}"
+            if layout.installed
+            else f"compile it: aidlc-review compile --harness {layout.root}"
+        )
+        stage = reviewed_stage(layout.root, STAGE, remedy)
         budget = stage.passes_for(mode) or 1
-        loaded_ctx = cls(paths, layout.root, stage, sensors, mode, budget, base_revision)
+        loaded_ctx = cls(paths, layout.root, stage, stage.sensors, mode, budget, base_revision)
         settings = loaded_ctx.sensor_settings()  # bad settings: refused before any write
         resolve_base(
             paths.workspace, base_revision or settings.get("base_revision")
@@ -131,41 +130,3 @@ def _check_cache_home() -> None:
     from aidlc_review.sensors.cache import default_cache_dir
 
     ensure_cache_dir(default_cache_dir())
-
-
-def _as_authored(stage: Stage, harness: Path) -> Stage:
-    """The stage as this plugin authored it. Installed in an upstream harness, code-review is
-    led by its repairer and reviewed by its reviewer (upstream's one review loop); the ledger
-    keeps who reviews, who repairs and the passes per mode."""
-    from aidlc_review.harness.definitions.stage import MaxPasses
-    from aidlc_review.install.ledger import read_ledger
-
-    ledger = read_ledger(harness)
-    if ledger is None:
-        return stage
-    authored = ledger.stage
-    return stage.model_copy(
-        update={
-            "lead_agent": authored.reviewer,
-            "repair_agent": authored.repair_agent,
-            "reviewer": None,
-            "reviewer_max_iterations": None,
-            "reviews": authored.reviews,
-            "max_passes": MaxPasses(**authored.max_passes),
-        }
-    )
-
-
-def _with_runners(manifests: list[SensorManifest]) -> list[SensorManifest]:
-    """Swap a manifest without a ``runner`` block for this plugin's manifest of the same id.
-
-    An installed upstream harness keeps its own ``linter`` and ``type-check`` manifests
-    (eslint and tsc, fired by the upstream engine through ``command``); this runtime cannot
-    run those, so the plugin's Python-aware manifests of the same ids stand in for them.
-    """
-    if all(m.runner is not None for m in manifests):
-        return manifests
-    from aidlc_review.sensors.manifests import load_sensor_manifests
-
-    plugin = {m.id: m for m in load_sensor_manifests(None)}
-    return [m if m.runner is not None or m.id not in plugin else plugin[m.id] for m in manifests]

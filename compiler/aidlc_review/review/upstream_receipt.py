@@ -16,10 +16,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from aidlc_review.install.upstream import Engine, find_bun
 from aidlc_review.review.models import FindingsDocument
 from aidlc_review.review.paths import STAGE
 from aidlc_review.review.verdict import READY
+from aidlc_review.upstream.tools import Engine, find_bun
 
 LOG_TOOL = "aidlc-log.ts"
 Say = Callable[[str], None]
