@@ -14,6 +14,7 @@ from filelock import FileLock
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
+from aidlc_review.sensors.eviction import touch
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.redact import REDACTED
 from aidlc_review.sensors.registry import resolve_runner
@@ -50,8 +51,11 @@ def run_sensors(
         root / "scratch" / digest(str(workspace.resolve()))[:16],
         root / "seeds" if cache.directory is not None else None,
     )
+    if cache.directory is not None:
+        touch(scratch.folder)  # used now: eviction keeps the recently used
     try:
         runs = [_run_one(workspace, files, m, settings, cache, scratch, progress) for m in chosen]
+        cache.evict(scratch.folder)
     finally:
         cache.close()
     contexts = [ctx for _, ctx, _ in runs if ctx is not None]

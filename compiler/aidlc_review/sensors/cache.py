@@ -83,6 +83,14 @@ class ResultCache:
             raise
         self._db.execute("COMMIT")
 
+    def evict(self, current_scratch: Path) -> None:
+        """Keep the on-disk cache bounded (``sensors.eviction``); in memory, nothing to do."""
+        if self.directory is None:
+            return
+        from aidlc_review.sensors.eviction import evict_cache
+
+        evict_cache(self.directory, self._db, current_scratch)
+
     def close(self) -> None:
         self._db.close()
 
