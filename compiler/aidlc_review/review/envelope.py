@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,18 @@ class Unwrapped:
     error: str | None = None  # why there is no answer (the envelope said so, or too large)
 
 
+@dataclass(frozen=True)
+class Envelope:
+    """One agent CLI's output envelope: how to recognise it, where its answer is, and the
+    failure it can report. Adding a CLI is adding an entry to ``ENVELOPES`` (and its test)."""
+
+    form: str
+    recognises: Callable[[list[dict[str, Any]]], bool]
+    answer: Callable[[list[dict[str, Any]]], Unwrapped]
+    failure: Callable[[list[dict[str, Any]]], str | None]
+    as_one_object: bool  # whether the whole stdout can be the envelope, not only JSONL
+
+
 def unwrap(stdout: bytes) -> Unwrapped:
     """The answer text inside ``stdout``; ``raw`` (the bytes as they are) when no known
     form fits, so validation names what is wrong with them."""
@@ -47,14 +60,12 @@ def unwrap(stdout: bytes) -> Unwrapped:
     except UnicodeDecodeError:
         return Unwrapped(stdout, "raw")
     whole = _json(text)
+    events = [whole] if isinstance(whole, dict) else _events(text)
+    for envelope in ENVELOPES:
+        if events and (envelope.as_one_object or whole is None) and envelope.recognises(events):
+            return envelope.answer(events)
     if isinstance(whole, dict):
-        return _claude(whole) if _is_claude_result(whole) else Unwrapped(text, "json")
-    events = _events(text)
-    if events:
-        if _is_claude_result(events[-1]):
-            return _claude(events[-1])
-        if _is_codex(events):
-            return _codex(events)
+        return Unwrapped(text, "json")
     return _fenced(text, "fenced") or Unwrapped(text, "raw")
 
 
@@ -67,12 +78,8 @@ def reported_failure(stdout: bytes) -> str | None:
     text = stdout.decode("utf-8", "replace")
     whole = _json(text)
     events = [whole] if isinstance(whole, dict) else _events(text)
-    if not events:
-        return None
-    if _is_claude_result(events[-1]):
-        return _claude_error(events[-1])
-    failed = _codex_failure(events)
-    return failed if _is_codex(events) else None
+    found = next((e for e in ENVELOPES if events and e.recognises(events)), None)
+    return found.failure(events) if found is not None else None
 
 
 def _claude_error(envelope: dict[str, Any]) -> str | None:
@@ -165,3 +172,15 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+ENVELOPES: tuple[Envelope, ...] = (
+    Envelope(
+        "claude",
+        recognises=lambda events: _is_claude_result(events[-1]),
+        answer=lambda events: _claude(events[-1]),
+        failure=lambda events: _claude_error(events[-1]),
+        as_one_object=True,
+    ),
+    Envelope("codex", _is_codex, _codex, _codex_failure, as_one_object=False),
+)
