@@ -1,15 +1,21 @@
 """``aidlc-review review summary --from DIR...``: per-unit findings merged into the aggregate gate.
 
 Exit 0 when every unit is READY, 1 when one is not, 2 on bad input (nothing written).
+What stdout shows is an entry of ``OUTPUT_FORMATS``: the Markdown summary (``text``), the
+gate as JSON (``json``, also ``--json``) or GitHub workflow annotations (``github``).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from aidlc_review.cli.options import add_json
+
+Documents = dict[str, tuple[Path, Any]]  # unit -> (findings file, FindingsDocument)
 
 
 def register(verbs: argparse._SubParsersAction) -> None:
@@ -49,8 +55,55 @@ def register(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--record", type=Path, default=None, metavar="DIR", help="the record dir (default: found)"
     )
+    parser.add_argument(
+        "--output-format",
+        choices=sorted(OUTPUT_FORMATS),
+        default=None,
+        help="what stdout shows: text (the Markdown summary, the default), json (as --json) "
+        "or github (workflow annotations on the pull request)",
+    )
     add_json(parser)
     parser.set_defaults(handler=run)
+
+
+def _as_text(gate: dict[str, Any], docs: Documents, markdown: str) -> str:
+    return markdown
+
+
+def _as_json(gate: dict[str, Any], docs: Documents, markdown: str) -> str:
+    from aidlc_review.fsio import dump_json
+
+    return dump_json(gate)
+
+
+def _as_github(gate: dict[str, Any], docs: Documents, markdown: str) -> str:
+    """Each unit's open findings (as the gate proved them) and why it is not approvable."""
+    from aidlc_review.review.annotations import render_annotations, render_reasons
+    from aidlc_review.review.models import Finding
+    from aidlc_review.review.placement import unit_anchor
+
+    shown = []
+    for entry in gate["units"]:
+        findings = [Finding.model_validate(f) for f in entry["open_findings"]]
+        anchor = unit_anchor(docs[entry["unit"]][1])
+        shown.append(render_annotations(findings, anchor, entry["waived"]))
+        shown.append(render_reasons(entry["unit"], entry["reasons"]))
+    return "".join(shown)
+
+
+OUTPUT_FORMATS: dict[str, Callable[[dict[str, Any], Documents, str], str]] = {
+    "text": _as_text,
+    "json": _as_json,
+    "github": _as_github,
+}
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    from aidlc_review.errors import InvalidInput
+
+    if args.json and args.output_format not in (None, "json"):
+        raise InvalidInput(f"--json and --output-format {args.output_format}: choose one")
+    return "json" if args.json else args.output_format or "text"
 
 
 def _writable(option: str, path: Path | None) -> None:
@@ -64,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
     from aidlc_review.ci.merge import aggregate_gate, collect_documents
     from aidlc_review.ci.report import append_summary, render_markdown, write_merged_sarif
     from aidlc_review.cli.path_checks import check_summary_outputs, writing
-    from aidlc_review.fsio import dump_json
 
+    shown = OUTPUT_FORMATS[_output_format(args)]
     _writable("--markdown", args.markdown)
     _writable("--sarif", args.sarif)
     outputs = {"--markdown": args.markdown, "--sarif": args.sarif}
@@ -80,5 +133,5 @@ def run(args: argparse.Namespace) -> int:
     if args.sarif is not None:
         with writing("--sarif", args.sarif):
             write_merged_sarif(args.sarif, docs)
-    sys.stdout.write(dump_json(gate) if args.json else text)
+    sys.stdout.write(shown(gate, docs, text))
     return 0 if gate["verdict"] == "READY" else 1

@@ -1,8 +1,14 @@
 """The final open findings as SARIF 2.1.0, for code-scanning tools.
 
-One result per location: a finding at lines 4, 15 and 42 is three results sharing
-its ID. ``security-severity`` sits on the rule (where GitHub code scanning reads it),
-the highest of the rule's findings, and on each result.
+One result per place (``review.placement``): a finding at lines 4, 15 and 42 is three
+results sharing its ID; a finding with a file but no line sits at line 1, one with no file
+at the unit's source manifest, so GitHub code scanning shows every result. The rules
+(``review.sarif_rules``) carry a help page each, and ``security-severity`` and the
+``security`` tag only when they are security rules.
+
+A result's partial fingerprint is the finding's own line-independent identity and the
+place's rank among the finding's places, never the line: a line inserted above a finding
+moves it without making it a new alert.
 """
 
 from __future__ import annotations
@@ -13,33 +19,37 @@ from typing import Any
 
 from aidlc_review import __version__
 from aidlc_review.fsio import dump_json, write_atomic
-from aidlc_review.review.grouping import parse_location
 from aidlc_review.review.models import Finding, FindingsDocument
+from aidlc_review.review.placement import Place, places_of, unit_anchor
+from aidlc_review.review.sarif_rules import rule_descriptor, rule_id
 from aidlc_review.review.sarif_waivers import with_suppression
 from aidlc_review.review.waivers import waived_finding_ids
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"critical": "error", "major": "error", "minor": "warning"}
-SECURITY_SEVERITY = {"critical": "9.0", "major": "7.0", "minor": "3.0"}
+FINGERPRINT_KEY = "aidlcFinding/v2"  # v1 held the line: the key changed with the meaning
 
 
 def sarif_log(doc: FindingsDocument, today: date | None = None) -> dict[str, Any]:
     """Open findings as results; a waived one is kept, suppressed with its justification."""
     findings = doc.open_findings()
     waived = waived_finding_ids(doc, today or date.today())
-    rules = sorted({_rule_id(f) for f in findings})
+    rules = sorted({rule_id(f) for f in findings})
     index = {rule: i for i, rule in enumerate(rules)}
+    anchor = unit_anchor(doc)
     results = [
-        with_suppression(result, waived.get(f.id))
+        with_suppression(_result(f, index, place), waived.get(f.id))
         for f in findings
-        for result in _results(f, index)
+        for place in _places(f, anchor)
     ]
     driver = {
         "name": "aidlc-review",
         "version": __version__,
         "semanticVersion": __version__,
         "informationUri": "https://github.com/awslabs/aidlc-workflows",
-        "rules": [_rule(rule, [f for f in findings if _rule_id(f) == rule]) for rule in rules],
+        "rules": [
+            rule_descriptor(rule, [f for f in findings if rule_id(f) == rule]) for rule in rules
+        ],
     }
     run: dict[str, Any] = {
         "tool": {"driver": driver},
@@ -54,61 +64,33 @@ def write_sarif(path: Path, doc: FindingsDocument) -> None:
     write_atomic(path, dump_json(sarif_log(doc)))
 
 
-def _rule_id(finding: Finding) -> str:
-    """``linter/F401``, ``secret-scan/AWSKeyDetector``, ``reviewer/error-handling``."""
-    owner = finding.check or finding.source
-    rule = finding.rule or finding.category
-    return rule if rule.startswith(owner + "/") else f"{owner}/{rule}"
+def _places(finding: Finding, anchor: str | None) -> list[Place | None]:
+    """Its places; a finding with no file in a document with no manifest stays unlocated
+    (a document written before receipts): dropping it would hide a finding."""
+    return [*places_of(finding, anchor)] or [None]
 
 
-def _rule(rule: str, findings: list[Finding]) -> dict[str, Any]:
-    worst = max(float(SECURITY_SEVERITY[f.severity]) for f in findings)
-    return {
-        "id": rule,
-        "name": rule.replace("/", "-"),
-        "shortDescription": {"text": f"code review: {rule}"},
-        "properties": {"security-severity": f"{worst:.1f}"},
-    }
-
-
-def _results(finding: Finding, index: dict[str, int]) -> list[dict[str, Any]]:
-    """One result per location (one without a region when the finding has none)."""
-    legacy = parse_location(finding.location)  # a document written before ``locations``
-    places = finding.locations or ([legacy] if legacy else [])
-    if not finding.path or not places:
-        return [_result(finding, index, None, None, None)]
-    return [_result(finding, index, p.line, p.end_line, p.message) for p in places]
-
-
-def _result(
-    finding: Finding,
-    index: dict[str, int],
-    line: int | None,
-    end_line: int | None,
-    message: str | None,
-) -> dict[str, Any]:
-    rule = _rule_id(finding)
-    fingerprint = finding.fingerprint if line is None else f"{finding.fingerprint}:{line}"
+def _result(finding: Finding, index: dict[str, int], place: Place | None) -> dict[str, Any]:
+    rule = rule_id(finding)
+    ordinal = place.ordinal if place else 0
     result: dict[str, Any] = {
         "ruleId": rule,
         "ruleIndex": index[rule],
         "level": LEVELS[finding.severity],
-        "message": {"text": f"{finding.id}: {message or finding.finding}"},
-        "partialFingerprints": {"aidlcFinding/v1": fingerprint},
+        "message": {"text": f"{finding.id}: {(place and place.message) or finding.finding}"},
+        "partialFingerprints": {FINGERPRINT_KEY: f"{finding.fingerprint}:{ordinal}"},
         "properties": {
             "id": finding.id,
             "severity": finding.severity,
             "category": finding.category,
             "source": finding.source,
-            "security-severity": SECURITY_SEVERITY[finding.severity],
             "recommendation": finding.recommendation,
         },
     }
-    if finding.path:
-        location: dict[str, Any] = {
-            "artifactLocation": {"uri": finding.path, "uriBaseId": "%SRCROOT%"}
-        }
-        if line is not None:
-            location["region"] = {"startLine": line, "endLine": end_line or line}
-        result["locations"] = [{"physicalLocation": location}]
+    if place is not None:
+        region = {"startLine": place.line, "endLine": place.end_line}
+        artifact = {"uri": place.path, "uriBaseId": "%SRCROOT%"}
+        result["locations"] = [
+            {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+        ]
     return result
