@@ -118,8 +118,12 @@ def test_secrets_critical_security_reviewer_runtime_and_unit_findings_block_anyw
         unchanged,
     )
     assert statuses(found) == ["open"] * 6
-    # a major security finding on an untouched line is pre-existing like any other
+    # a major security finding on an untouched line is pre-existing like any other, and so
+    # is a critical one that is not about security (a file that did not parse at the base)
     assert statuses(classify([finding(3, rule="S608", category="security")], unchanged)) == [
+        "pre-existing"
+    ]
+    assert statuses(classify([finding(3, rule="E999", severity="critical")], unchanged)) == [
         "pre-existing"
     ]
 
