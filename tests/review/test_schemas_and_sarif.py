@@ -92,6 +92,42 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema(tmp_path, capsys)
         "artifactLocation": {"uri": "src/orders/app.py", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 1, "endLine": 1},
     }
+    # security-severity only where GitHub reads it and only on the security rule (#25)
+    rules = {r["id"]: r["properties"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules == {
+        "formatter/unformatted": {"tags": ["maintainability"]},
+        "linter/F401": {"tags": ["maintainability"]},
+        "secret-scan/AWS Access Key": {"tags": ["security"], "security-severity": "9.0"},
+    }
+    assert all("security-severity" not in r["properties"] for r in results)
+
+
+def test_a_finding_without_a_line_or_a_file_is_located_and_still_valid(tmp_path, capsys):
+    """Code scanning shows no result without a file and a start line: a file-level finding
+    sits at line 1 of its file, a unit-level one at line 1 of the unit's manifest."""
+    from aidlc_review.review.models import FindingsDocument
+    from aidlc_review.review.sarif import sarif_log
+
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    main(review_args(ws))
+    doc = FindingsDocument.model_validate(findings_doc(ws))
+    last = doc.passes[-1]
+    (lint,) = last.findings
+    file_level = lint.model_copy(update={"id": "CR-002", "location": None, "locations": []})
+    unit_level = file_level.model_copy(update={"id": "CR-003", "path": ""})
+    passes = [last.model_copy(update={"findings": [lint, file_level, unit_level]})]
+    log = sarif_log(doc.model_copy(update={"passes": passes}))
+    Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
+    where = [
+        (r["properties"]["id"], r["locations"][0]["physicalLocation"])
+        for r in log["runs"][0]["results"]
+    ]
+    manifest = "aidlc-docs/construction/u1-orders/code-generation/source-manifest.json"
+    assert [(i, p["artifactLocation"]["uri"], p["region"]["startLine"]) for i, p in where] == [
+        ("CR-001", "src/orders/app.py", 1),
+        ("CR-002", "src/orders/app.py", 1),
+        ("CR-003", manifest, 1),
+    ]
 
 
 def _findings_schema_check(tmp_path, text):
