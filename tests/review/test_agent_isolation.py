@@ -251,14 +251,28 @@ def test_an_agent_looking_for_the_state_key_in_its_environment_finds_no_way_to_i
     assert json.loads(found.read_text()) == {"base": None, "key": None}
 
 
-def test_an_agent_that_cannot_be_started_is_named_as_before(tmp_path, capsys):
+def test_an_agent_that_is_not_there_is_refused_before_a_pass_is_spent(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
     missing = tmp_path / "no-such-agent"
+    capsys.readouterr()
 
-    assert main(review_args(ws, "--reviewer", f"command:{missing}")) == 1
+    bare = "aidlc-no-such-agent"  # a name PATH does not have, as a missing preset CLI
+    for agent, program in ((f"command:{missing}", str(missing)), (f"command:{bare}", bare)):
+        assert main(review_args(ws, "--reviewer", agent)) == 2
+        assert capsys.readouterr().err == (
+            f"--reviewer {agent!r}: {program!r} is not an executable on PATH; install it, "
+            "or name another agent (builtin | claude | codex | command:CMD)\n"
+        )
+    assert not (ws / "aidlc-docs/construction/u1-orders/code-review").exists()
+
+
+def test_an_agent_that_cannot_be_started_in_the_workspace_is_named(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+
+    assert main(review_args(ws, "--reviewer", "command:./no-such-agent")) == 1
 
     reason = findings_doc(ws)["passes"][0]["reviewer"]["reason"]
-    assert reason == f"cannot start {str(missing)!r}: No such file or directory"
+    assert reason == "cannot start './no-such-agent': No such file or directory"
 
 
 def test_an_agent_killed_by_a_signal_exits_with_128_plus_the_signal(tmp_path, capsys):

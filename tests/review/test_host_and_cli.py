@@ -177,7 +177,12 @@ def test_bad_input_exits_2_with_the_reason_and_writes_nothing(tmp_path, capsys):
         == "--reviewer 'gpt': must be builtin | claude | codex | command:CMD\n"
     )
     assert main(review_args(ws, unit="u2-other")) == 2
-    assert "cannot read the source manifest" in capsys.readouterr().err
+    manifest = ws / "aidlc-docs/construction/u2-other/code-generation/source-manifest.json"
+    assert capsys.readouterr().err == (
+        f"{manifest}: no source manifest for --unit u2-other; units with one: u1-orders\n"
+    )
+    assert main(review_args(ws, unit="u1-order")) == 2  # a near miss: the likeliest is named
+    assert "(did you mean 'u1-orders'?); units with one: u1-orders\n" in capsys.readouterr().err
 
 
 def test_a_manifest_for_another_unit_is_refused(tmp_path, capsys):

@@ -124,7 +124,10 @@ def _verb(
     verbs: argparse._SubParsersAction, name: str, help_text: str, handler: Any
 ) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = verbs.add_parser(name, help=help_text)
-    parser.add_argument("--workspace", type=Path, required=True, metavar="DIR")
+    parser.add_argument(
+        "--workspace", type=Path, default=Path("."), metavar="DIR",
+        help="the project directory (default: the current one)",
+    )  # fmt: skip
     parser.add_argument(
         "--unit", default=None, metavar="U", help="unit of work (omit: stage level)"
     )
@@ -329,17 +332,37 @@ def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
     return [f"reset: {r['at']} by {r['by']} (earlier history kept as {r['kept']})" for r in resets]
 
 
+def _refuse_unknown_unit(args: argparse.Namespace, unit: str | None) -> None:
+    """A misspelt unit has neither a manifest nor a review: not a fresh review (exit 2)."""
+    from aidlc_review.errors import InvalidInput
+    from aidlc_review.review.paths import RecordPaths, missing_manifest
+
+    paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
+    if not paths.manifest.exists() and not paths.findings.exists():
+        raise InvalidInput(missing_manifest(paths))
+
+
+def _fresh_line(args: argparse.Namespace, unit: str | None) -> str:
+    from aidlc_review.review.paths import RecordPaths
+
+    paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
+    if paths.findings.is_file():
+        return "fresh: the receipt matches the source"
+    return "not reviewed yet: no receipt to be stale (`verify --ready` requires a READY review)"
+
+
 def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.review.verify import verify_unit
 
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
+    _refuse_unknown_unit(args, unit)
     stale, unproven = verify_unit(
         args.workspace, unit, args.record, args.manifest, ready=args.ready
     )
     _emit(
         args,
         {"fresh": not stale, "stale": stale, "unproven": unproven},
-        [f"stale: {reason}" for reason in stale] or ["fresh: the receipt matches the source"],
+        [f"stale: {reason}" for reason in stale] or [_fresh_line(args, unit)],
     )
     for note in unproven:  # what could not be checked here, said every time
         print(f"not checked: {note}", file=sys.stderr)

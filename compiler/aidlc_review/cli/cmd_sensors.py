@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     running = verbs.add_parser("run", help="run sensors on the files a source manifest claims")
     _add_harness(running)
-    running.add_argument("--workspace", type=Path, required=True, metavar="DIR")
+    running.add_argument("--workspace", type=Path, default=Path("."), metavar="DIR")
     running.add_argument(
         "--manifest",
         type=Path,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -89,7 +90,7 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
         return AgentSpec(text, text=text)
     presets = PRESETS.get(option, {})
     if text in presets:
-        return AgentSpec("command", presets[text], text)
+        return AgentSpec("command", _found(presets[text], option, text), text)
     if text.startswith("command:"):
         try:
             argv = shlex.split(text[len("command:") :])
@@ -97,9 +98,26 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
             raise InvalidInput(f"{option} {text!r}: cannot split the command: {exc}") from None
         if not argv:
             raise InvalidInput(f"{option} {text!r}: the command is empty")
-        return AgentSpec("command", tuple(argv), text)
+        return AgentSpec("command", _found(tuple(argv), option, text), text)
     choices = " | ".join([*allowed, *presets, "command:CMD"])
     raise InvalidInput(f"{option} {text!r}: must be {choices}")
+
+
+def _found(argv: tuple[str, ...], option: str, text: str) -> tuple[str, ...]:
+    """An agent that cannot start is refused before a pass is spent on it."""
+    program = argv[0]
+    if "/" in program and not Path(program).is_absolute():
+        return argv  # relative to the workspace the agent runs in: known only then
+    if "/" in program:
+        found = Path(program).is_file() and os.access(program, os.X_OK)
+    else:
+        found = shutil.which(program) is not None
+    if not found:
+        raise InvalidInput(
+            f"{option} {text!r}: {program!r} is not an executable on PATH; install it, "
+            "or name another agent (builtin | claude | codex | command:CMD)"
+        )
+    return argv
 
 
 def run_command_agent(

@@ -85,6 +85,11 @@ def new_document(unit: str | None) -> FindingsDocument:
 
 def read_manifest(ctx: UnitContext) -> SourceManifest:
     paths = ctx.paths
+    if not paths.manifest.exists():
+        from aidlc_review.errors import InvalidInput
+        from aidlc_review.review.paths import missing_manifest
+
+        raise InvalidInput(missing_manifest(paths))
     manifest = read_source_manifest(paths.manifest, paths.workspace)
     if manifest.unit != paths.unit:
         raise_mismatch(ctx, manifest.unit)

@@ -115,6 +115,30 @@ class RecordPaths:
         return sorted(found)
 
 
+def missing_manifest(paths: RecordPaths) -> str:
+    """Why there is nothing to review at ``paths``: the units there are, and the likeliest."""
+    import difflib
+
+    units = sorted(
+        {
+            m.parent.parent.name
+            for m in paths.all_manifests()
+            if m.parent.parent.name != "construction"
+        }
+    )
+    asked = f"--unit {paths.unit}" if paths.unit else "the stage level (no --unit)"
+    said = f"{paths.manifest}: no source manifest for {asked}"
+    if not units:
+        return (
+            f"{said}, and no unit under {paths.display(paths.record / 'construction')} has "
+            "one: code generation writes it (docs/adopting.md), or claim files with "
+            "`aidlc-review init --unit U PATH...`"
+        )
+    close = difflib.get_close_matches(paths.unit or "", units, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{said}{hint}; units with one: {', '.join(units)}"
+
+
 def _refuse_broken_install(workspace: Path) -> None:
     """Before anything is read or written: an install an upgrade broke is named first."""
     from aidlc_review.harness.review_plan import refuse_broken
