@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "bolt",
     "doctor",
     "hook",
+    "init",
 )
 ALIASES = {"uninstall": "install"}  # verbs registered by another command's module
 

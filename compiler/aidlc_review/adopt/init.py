@@ -1,0 +1,104 @@
+"""``aidlc-review init [--unit U] PATH...``: the source manifest and the settings table.
+
+Everything is checked before anything is written, and each file is written atomically: a
+claim that escapes the workspace, names nothing, or a ``pyproject.toml`` that is not TOML
+leaves the workspace as it was. An existing manifest or settings table is never
+overwritten (the first is refused, the second kept and said so).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.fsio import write_atomic
+from aidlc_review.review.paths import RecordPaths
+from aidlc_review.review.source_manifest import claimed_files, manifest_for_paths
+from aidlc_review.review.workspace_settings import TABLE, load_settings
+
+TEST_COMMAND = "python -m pytest -q"
+PYTEST_CONFIGS = ("pytest.ini", "tox.ini", "setup.cfg", "conftest.py")
+PRE_COMMIT = """\
+repos:
+  - repo: https://github.com/<owner>/aidlc-code-review
+    rev: v0.1.0
+    hooks:
+      - id: aidlc-review-verify
+      - id: aidlc-review-sensors
+"""
+
+
+@dataclass(frozen=True)
+class Initialised:
+    manifest: Path
+    claimed: int  # files the claim covers now
+    settings: Path
+    settings_written: bool  # False: the table was there already and is kept
+    test_command: str | None
+
+
+def init_workspace(workspace: Path, unit: str | None, claims: list[str]) -> Initialised:
+    """Write the unit's source manifest and (when absent) the ``[tool.aidlc-review]`` table."""
+    paths = RecordPaths.resolve(workspace, unit)
+    if not claims:
+        raise InvalidInput("init: name the source to review (PATH..., files or folders)")
+    if paths.manifest.exists():
+        raise InvalidInput(f"{paths.manifest}: exists already; edit it, or delete it to claim anew")
+    writes = [_claim(paths.workspace, c) for c in claims]
+    manifest = manifest_for_paths(writes, paths.workspace, unit)  # the same checks as a read
+    claimed = len(claimed_files(manifest, paths.workspace))
+    if not claimed:
+        raise InvalidInput(f"init: {', '.join(claims)}: no files there to review")
+    pyproject = paths.workspace / "pyproject.toml"
+    table = _settings_table(paths.workspace, pyproject)
+    data = {"stage": "code-generation", "unit": unit, "version": 1, "writes": []}
+    data["writes"] = [{"path": w} for w in writes]
+    if unit is None:
+        del data["unit"]
+    write_atomic(paths.manifest, json.dumps(data, indent=2) + "\n")
+    if table is not None:
+        write_atomic(pyproject, table)
+        load_settings(paths.workspace)  # what was written reads back as valid settings
+    settings = load_settings(paths.workspace).for_unit(unit)
+    command = settings.test_command
+    shown = " ".join(command) if isinstance(command, list) else command
+    return Initialised(paths.manifest, claimed, pyproject, table is not None, shown)
+
+
+def _claim(workspace: Path, claim: str) -> str:
+    """A workspace-relative claim: a folder ends in ``/``, as manifests write folders."""
+    path = (workspace / claim) if not Path(claim).is_absolute() else Path(claim)
+    try:
+        relative = path.resolve().relative_to(workspace)
+    except ValueError:
+        raise InvalidInput(f"init: {claim}: outside the workspace {workspace}") from None
+    if not path.exists():
+        raise InvalidInput(f"init: {claim}: no such file or folder")
+    shown = relative.as_posix()
+    return f"{shown}/" if path.is_dir() and shown != "." else ("./" if shown == "." else shown)
+
+
+def _settings_table(workspace: Path, pyproject: Path) -> str | None:
+    """``pyproject.toml``'s new text with the table added, or None to leave it as it is."""
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    try:
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
+    if "aidlc-review" in parsed.get("tool", {}):
+        return None
+    lines = ["# How aidlc-review runs this project (docs/settings.md).", TABLE]
+    if _has_tests(workspace, parsed):
+        lines.append(f'test-command = "{TEST_COMMAND}"')
+    table = "\n".join(lines) + "\n"
+    return text.rstrip("\n") + "\n\n" + table if text.strip() else table
+
+
+def _has_tests(workspace: Path, parsed: dict) -> bool:
+    """pytest configured, or test files where pytest looks for them by default."""
+    if "pytest" in parsed.get("tool", {}) or any((workspace / n).is_file() for n in PYTEST_CONFIGS):
+        return True
+    return (workspace / "tests").is_dir() or any(workspace.glob("test_*.py"))
