@@ -54,7 +54,7 @@ def init_workspace(workspace: Path, unit: str | None, claims: list[str]) -> Init
         raise InvalidInput(f"init: {', '.join(claims)}: no files there to review")
     pyproject = paths.workspace / "pyproject.toml"
     table = _settings_table(paths.workspace, pyproject)
-    data = {"stage": "code-generation", "unit": unit, "version": 1, "writes": []}
+    data: dict[str, object] = {"stage": "code-generation", "unit": unit, "version": 1}
     data["writes"] = [{"path": w} for w in writes]
     if unit is None:
         del data["unit"]
