@@ -6,6 +6,7 @@ real detect-secrets, ``review run --base`` and ``review verify --ready``.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -272,4 +273,49 @@ def test_a_secret_on_an_untouched_line_still_blocks(tmp_path: Path) -> None:
         not in (ws / "aidlc-docs")
         .joinpath("construction", UNIT, "code-review", "code-review-findings.json")
         .read_text()
+    )
+
+
+RECORD = f"aidlc-docs/construction/{UNIT}/code-review"
+
+
+def _reviewed_elsewhere(tmp_path: Path, ws: Path, *extra: str) -> Path:
+    """``ws`` with the record of a review a CI job (a copy of it) made with ``extra``."""
+    job = tmp_path / "job"
+    shutil.copytree(ws, job, symlinks=True)
+    assert main(review_args(job, *extra)) == 0
+    assert by_rule(job) == {"F401": "pre-existing"}
+    shutil.copytree(job / RECORD, ws / RECORD)
+    return ws
+
+
+def test_a_record_from_elsewhere_is_classified_against_the_workspaces_base_revision(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {APP: PRE_EXISTING})
+    (ws / "pyproject.toml").write_text(
+        f'{PYPROJECT}\n[tool.aidlc-review]\nbase-revision = "main"\n'
+    )
+    _commit(ws)
+    git(ws, "checkout", "-q", "-b", "feature")
+    (ws / APP).write_text(PRE_EXISTING + "\n\ndef mean() -> float:\n    return 1 / 2\n")
+    _commit(ws)
+    _reviewed_elsewhere(tmp_path, ws)
+    assert verify_ready(ws) == 0
+
+
+def test_a_record_from_elsewhere_judged_against_an_unknown_base_is_not_ready(
+    tmp_path: Path, capsys
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {APP: PRE_EXISTING})
+    base = head(ws)
+    (ws / APP).write_text(PRE_EXISTING + "\n\ndef mean() -> float:\n    return 1 / 2\n")
+    _commit(ws)
+    _reviewed_elsewhere(tmp_path, ws, "--base", base)
+    capsys.readouterr()
+    assert verify_ready(ws) == 1
+    assert (
+        f"{RECORD}/code-review-findings.json: its pre-existing findings (CR-001) were judged "
+        "against a base not known here (set `base-revision` in [tool.aidlc-review]): they "
+        "count as open" in capsys.readouterr().out
     )

@@ -115,3 +115,16 @@ def unit_change(
     if baseline is None or not baseline.base_given:
         return None
     return change_since(workspace, baseline.base, files, filter_mode(workspace, unit))
+
+
+def configured_change(workspace: Path, unit: str | None, files: Iterable[str]) -> Change | None:
+    """The change against the workspace's own ``base-revision`` (what a machine that did
+    not seal the record can know of its base); None when none is set."""
+    from aidlc_review.review.git_drift import resolve_base
+    from aidlc_review.review.workspace_settings import load_settings
+
+    chosen = load_settings(workspace).for_unit(unit)
+    if chosen.base_revision is None:
+        return None
+    base = resolve_base(workspace, chosen.base_revision)
+    return change_since(workspace, base, files, filter_mode(workspace, unit))

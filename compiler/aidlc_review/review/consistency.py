@@ -53,7 +53,9 @@ def _stored_verdicts(shown: str, doc: FindingsDocument, change: Change | None) -
     """A stored READY that the document's own findings and waivers do not decide (expiry
     aside: a waiver that lapsed since makes a verdict old, not forged)."""
     last = doc.attempt_passes()[-1]
-    findings = classify(last.findings, change)
+    # without a known change the verdict is recomputed strictly elsewhere; here the record
+    # is only compared with itself, so its own classification is what it must agree with
+    findings = classify(last.findings, change) if change is not None else last.findings
     recorded = {w.fingerprint: w for w in doc.waivers}
     held = honoured(findings, recorded)
     if READY not in (doc.verdict, last.verdict) or decide(findings, held) == READY:

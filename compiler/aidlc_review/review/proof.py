@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from aidlc_review.review.change_filter import Change, classify, unit_change
+from aidlc_review.review.change_filter import Change, classify, configured_change, unit_change
 from aidlc_review.review.consistency import contradictions
 from aidlc_review.review.freshness import stale_reasons
 from aidlc_review.review.models import Finding, FindingsDocument, Receipt, Waiver
@@ -84,12 +84,12 @@ def prove_unit(
     # an artifact's document brings its own receipt; the record's file belongs to another
     committed = _receipt_file(paths) if document is None else None
     # pre-existing or not is derived from the diff here, never read from the document
-    change = _change(paths, receipt) if here else None
+    change = _change(paths, receipt, here)
     tampered = contradictions(paths.display(paths.findings), doc, receipt, committed, change)
     current = doc.attempt_passes()
     findings = classify(current[-1].findings, change) if current else []
     unproven = [] if here else _foreign_limits(paths, doc)
-    unprovable: list[str] = []
+    unprovable = _unclassified(paths, current[-1].findings if current else [], change)
     if recompute and receipt is not None and current and not stale and not tampered:
         from aidlc_review.review.recompute import recompute_findings
 
@@ -154,14 +154,32 @@ def _base(paths: RecordPaths, here: bool) -> str | None:
     return baseline.base if baseline is not None else None
 
 
-def _change(paths: RecordPaths, receipt: Receipt | None) -> Change | None:
-    """What the unit changed since the base its sealed baseline was given (None: no base
-    was given, or outside git: then nothing is pre-existing)."""
+def _change(paths: RecordPaths, receipt: Receipt | None, here: bool) -> Change | None:
+    """What the unit changed since its base: the one its sealed baseline was given, or for
+    a record from elsewhere the workspace's ``base-revision`` (None: no base known here,
+    or outside git: then nothing is pre-existing)."""
     if receipt is None:
         return None
+    if not here:
+        return configured_change(paths.workspace, paths.unit, receipt.files)
     from aidlc_review.review.baseline import load_baseline
 
     return unit_change(paths.workspace, paths.unit, load_baseline(paths), receipt.files)
+
+
+def _unclassified(paths: RecordPaths, recorded: list[Finding], change: Change | None) -> list[str]:
+    """A record that calls findings pre-existing against a base this machine cannot know
+    (a teammate's ``--base``): they count as open here, and the record cannot be READY."""
+    if change is not None:
+        return []
+    ids = ", ".join(f.id for f in recorded if f.status == "pre-existing")
+    if not ids:
+        return []
+    return [
+        f"{paths.display(paths.findings)}: its pre-existing findings ({ids}) were judged "
+        "against a base not known here (set `base-revision` in [tool.aidlc-review]): "
+        "they count as open"
+    ]
 
 
 def _foreign_limits(paths: RecordPaths, doc: FindingsDocument) -> list[str]:
