@@ -159,3 +159,12 @@ def test_a_broken_test_run_keeps_its_id_when_other_tests_fail_and_wherever_it_is
     assert after.path == "src/orders/app.py"
     key = group_key(after.path, after.rule, after.check)
     assert key == group_key("", before.rule, before.check)
+
+
+def test_a_secret_scan_that_could_not_look_is_not_a_secret_finding() -> None:
+    from aidlc_review.review.defects import defect_class, is_secret
+
+    for rule in ("too-large", "timed-out", "secret-scan/unverified"):
+        assert defect_class(rule, "secret-scan") is None
+    assert is_secret("Stripe Access Key", "secret-scan")
+    assert is_secret("S105", "security") and not is_secret("S608", "security")

@@ -39,7 +39,7 @@ DEFECT_CLASSES: Final[dict[str, str]] = {
 # every finding of these sensors is of one class (detect-secrets names its detectors,
 # not a code), except the rules that say the sensor could not look
 SENSOR_CLASSES: Final[dict[str, str]] = {"secret-scan": SECRET}
-NOT_A_DEFECT: Final = frozenset({"too-large", "timed-out"})
+NOT_A_DEFECT: Final = frozenset({"too-large", "timed-out", "secret-scan/unverified"})
 UNIT_WIDE: Final = frozenset({BROKEN_TEST_RUN})
 
 
