@@ -115,10 +115,12 @@ def test_secrets_critical_security_reviewer_runtime_and_unit_findings_block_anyw
             finding(3, source="reviewer", check=None, rule=None, number=4),
             finding(None, path="", source="runtime", check=None, number=5),
             finding(None, path="", check="coverage", rule="coverage/tests-failed", number=6),
+            finding(None, check="secret-scan", rule="too-large", number=7),
+            finding(None, check="secret-scan", rule="timed-out", number=8),
         ],
         unchanged,
     )
-    assert statuses(found) == ["open"] * 6
+    assert statuses(found) == ["open"] * 8
     # a major security finding on an untouched line is pre-existing like any other, and so
     # is a critical one that is not about security (a file that did not parse at the base)
     assert statuses(classify([finding(3, rule="S608", category="security")], unchanged)) == [

@@ -3,7 +3,8 @@
 With a base the unit was given (``--base``, Bolt's branch point, ``base-revision``), a
 sensor finding on lines the unit did not change is *pre-existing*: reported apart,
 never blocking. Secrets and critical security findings block wherever they are (a
-secret in the history is leaked already), and so does what no line can place: the
+secret in the history is leaked already), so does a check that could not look at a
+file (it could be hiding one), and so does what no line can place: the
 reviewer's findings (judgment on the change), the runtime's, a finding of the whole
 unit. ``filter-mode`` in ``[tool.aidlc-review]`` says which lines count, as reviewdog's
 filter modes do: ``added`` (default: the added or changed lines), ``diff_context``
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Final, Literal, cast
 
 from aidlc_review.review.baseline import Baseline
-from aidlc_review.review.defects import is_secret
+from aidlc_review.review.defects import NOT_A_DEFECT, is_secret
 from aidlc_review.review.models import Finding
 
 FilterMode = Literal["added", "diff_context", "file", "nofilter"]
@@ -63,9 +64,19 @@ def _placeable(finding: Finding) -> bool:
     pre-existing."""
     if finding.source != "sensor" or not finding.path:
         return False
-    if is_secret(finding.rule, finding.check):
+    if is_secret(finding.rule, finding.check) or _unverified(finding):
         return False
     return not (finding.severity == "critical" and finding.category == "security")
+
+
+def _unverified(finding: Finding) -> bool:
+    """A check that could not look at a file says nothing about who put what there."""
+    rule = finding.rule or ""
+    return (
+        rule in NOT_A_DEFECT
+        or rule.endswith("/unverified")
+        or "could not verify" in finding.finding
+    )
 
 
 def classify(findings: Iterable[Finding], change: Change | None) -> list[Finding]:
