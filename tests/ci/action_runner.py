@@ -1,10 +1,11 @@
 """Runs the composite action's own bash steps locally, the way a runner would.
 
-``uses:`` steps (setup-python, upload-sarif) are GitHub's and are only recorded; the
-install step is skipped because the tool under test is already on PATH. Everything the
-scripts read comes from the action's ``env:`` blocks, expanded from inputs and earlier
-steps' ``$GITHUB_OUTPUT``, as GitHub does. Those output files are kept where GitHub keeps
-them, in the runner's temp dir (``$RUNNER_TEMP``), never in the workspace under review.
+``uses:`` steps (setup-python, upload-sarif) are GitHub's and are only recorded, when
+their ``if:`` holds; the install step is skipped because the tool under test is already
+on PATH. Everything the scripts read comes from the action's ``env:`` blocks, expanded
+from inputs and earlier steps' ``$GITHUB_OUTPUT``, as GitHub does. Those output files are
+kept where GitHub keeps them, in the runner's temp dir (``$RUNNER_TEMP``), never in the
+workspace under review.
 """
 
 from __future__ import annotations
@@ -52,17 +53,27 @@ def run_action(given: dict[str, str], cwd: Path, env: dict[str, str]) -> ActionR
     defaults = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
     run = ActionRun({**defaults, **given})
     for step in action["runs"]["steps"]:
+        if not step_wanted(run, step.get("if", "")):
+            continue
         if "uses" in step:
             run.used.append(step["uses"])
-        elif step.get("name") not in SKIPPED and _wanted(run, step.get("if", "")):
+        elif step.get("name") not in SKIPPED:
             _run_step(run, step, cwd, env)
     return run
 
 
-def _wanted(run: ActionRun, condition: str) -> bool:
-    """The conditions action.yml uses: always(), and a step output compared with a string."""
-    if not condition or condition.startswith("always()"):
+def step_wanted(run: ActionRun, condition: str) -> bool:
+    """The conditions action.yml uses: always(), an input or a step output compared with a
+    string, joined by ``&&``."""
+    return all(_holds(run, part.strip()) for part in condition.split("&&") if part.strip())
+
+
+def _holds(run: ActionRun, condition: str) -> bool:
+    if condition == "always()":
         return True
+    found = re.fullmatch(r"inputs\.([\w-]+) == '(\w+)'", condition)
+    if found:
+        return run.inputs[found[1]] == found[2]
     found = re.fullmatch(r"steps\.(\w+)\.outputs\.(\w+) != '(\w+)'", condition)
     assert found, f"action.yml uses a condition this runner does not know: {condition}"
     return run.outputs.get(found[1], {}).get(found[2], "") != found[3]

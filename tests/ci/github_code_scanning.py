@@ -18,6 +18,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlparse
 
+from aidlc_review.harness.layout import PROJECT_ROOT
+
+# the OASIS schema, vendored with its source and licence noted (tests/fixtures/sarif/README.md)
+SARIF_SCHEMA = PROJECT_ROOT / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
+
 
 def violations(log: dict[str, Any]) -> list[str]:
     found: list[str] = []

@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.ci.action_runner import ActionRun, run_action
+from tests.ci.action_runner import ActionRun, load_action, run_action, step_wanted
 from tests.ci.units import CLAIMS, three_unit_workspace
 from tests.shared_builds import build_once, session_root, state_home
 
@@ -63,7 +64,8 @@ def test_review_verify_summary_and_sarif_for_the_given_units(reviewed_once):
     verdict = run.outputs["summary"]["verdict"]
     assert verdict in ("READY", "NOT-READY")
     assert (run.failed is None) == (verdict == "READY")  # the last step fails a NOT-READY gate
-    assert "github/codeql-action/upload-sarif@v3" in run.used
+    # safe on a private repository without Advanced Security: no upload unless asked
+    assert "github/codeql-action/upload-sarif@v3" not in run.used
     summary = (reviewed_once.root / "step-summary.md").read_text()
     assert summary.startswith(f"## Code review: {verdict}\n")
     assert "| u1-ledger | " in summary and "| u2-pricing | " in summary
@@ -73,6 +75,23 @@ def test_review_verify_summary_and_sarif_for_the_given_units(reviewed_once):
         "code-review/u1-ledger/attempt-1",
         "code-review/u2-pricing/attempt-1",
     ]
+    # the annotations are on by default: one per SARIF result (both place every finding)
+    shown = [line for line in run.logs["summary"].splitlines() if line.startswith("::")]
+    located = [line for line in shown if " file=" in line]
+    assert len(located) == sum(len(r["results"]) for r in sarif["runs"])
+    assert all(re.match(r"::(error|warning|notice) ", line) for line in shown)
+    if verdict == "NOT-READY":
+        assert shown
+
+
+def test_the_sarif_upload_runs_only_when_asked():
+    (upload,) = [s for s in load_action()["runs"]["steps"] if "upload-sarif" in s.get("uses", "")]
+    defaults = {
+        name: str(spec.get("default", "")) for name, spec in load_action()["inputs"].items()
+    }
+    assert defaults["upload-sarif"] == "false" and defaults["annotations"] == "true"
+    assert not step_wanted(ActionRun(defaults), upload["if"])
+    assert step_wanted(ActionRun({**defaults, "upload-sarif": "true"}), upload["if"])
 
 
 def test_verify_only_fails_on_a_stale_review(reviewed_once, tmp_path):

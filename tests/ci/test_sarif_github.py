@@ -18,7 +18,7 @@ from jsonschema import Draft4Validator
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
 from aidlc_review.review.sarif_rules import DETECT_SECRETS, MYPY_CODES, PLUGIN_DOCS, RUFF_RULES
-from tests.ci.github_code_scanning import violations
+from tests.ci.github_code_scanning import SARIF_SCHEMA, violations
 from tests.review.workspace import (
     LEAKY,
     LINT_ERROR,
@@ -30,7 +30,6 @@ from tests.review.workspace import (
 )
 from tests.shared_builds import build_once, session_root
 
-SARIF_SCHEMA = PROJECT_ROOT / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 SHELL_CALL = (
     "import subprocess\n\n\ndef run(cmd: str) -> None:\n    subprocess.call(cmd, shell=True)\n"
 )

@@ -7,8 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft4Validator
 
 from aidlc_review.cli.main import main
+from tests.ci.github_code_scanning import SARIF_SCHEMA, violations
 from tests.ci.units import CLAIMS, findings_of, review, three_unit_workspace
 from tests.shared_builds import build_once, session_root
 
@@ -89,6 +91,9 @@ def test_the_job_summary_and_merged_sarif(two_ways, tmp_path, capsys):
     log = json.loads(sarif.read_text())
     ids = [run["automationDetails"]["id"] for run in log["runs"]]
     assert ids == [f"code-review/{unit}/attempt-1" for unit in CLAIMS]
+    # one upload GitHub takes: a valid log, one run per tool and category, every result located
+    Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
+    assert violations(log) == []
     for run in log["runs"]:
         for result in run["results"]:
             assert f"- **{result['properties']['id']}** " in text
