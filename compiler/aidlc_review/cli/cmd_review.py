@@ -180,9 +180,13 @@ def _progress(message: str) -> None:
     print(f"review: {message}", file=sys.stderr, flush=True)
 
 
+JSON_VERSION = 1  # of every `review ... --json` shape (docs/settings.md, "JSON output")
+
+
 def _emit(args: argparse.Namespace, data: dict[str, Any], lines: list[str]) -> None:
     if args.json:
-        sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+        shaped = {"json_version": JSON_VERSION, **data}
+        sys.stdout.write(json.dumps(shaped, indent=2, default=str) + "\n")
     else:
         sys.stdout.write("".join(f"{line}\n" for line in lines))
 

@@ -13,18 +13,21 @@ from pydantic import BaseModel
 
 from aidlc_review.fsio import dump_json, write_atomic
 from aidlc_review.review.models import FindingsDocument, ReviewerAnswer
+from aidlc_review.review.source_manifest import ManifestFile
+from aidlc_review.review.workspace_settings import WorkspaceSettings
 from aidlc_review.schemas import ANSWER_SCHEMA, FINDINGS_SCHEMA, SCHEMA_DIR, load_schema
 
 __all__ = ["ANSWER_SCHEMA", "FINDINGS_SCHEMA", "SCHEMA_DIR", "drifted", "load_schema"]
 REGENERATE = ".venv/bin/python -m aidlc_review.review.schemas"
+MANIFEST_SCHEMA = "source-manifest.schema.json"
+SETTINGS_SCHEMA = "aidlc-review-settings.schema.json"  # [tool.aidlc-review] of pyproject.toml
 _SOURCES: dict[str, type[BaseModel]] = {
     FINDINGS_SCHEMA: FindingsDocument,
     ANSWER_SCHEMA: ReviewerAnswer,
+    MANIFEST_SCHEMA: ManifestFile,
+    SETTINGS_SCHEMA: WorkspaceSettings,
 }
-_IDS = {
-    FINDINGS_SCHEMA: "https://aidlc-code-review.invalid/schemas/code-review-findings.schema.json",
-    ANSWER_SCHEMA: "https://aidlc-code-review.invalid/schemas/reviewer-answer.schema.json",
-}
+_IDS = {name: f"https://aidlc-code-review.invalid/schemas/{name}" for name in _SOURCES}
 
 
 def schema_texts() -> dict[str, str]:
