@@ -2,7 +2,9 @@
 
 Run by hand (not part of the test suite; about 20 minutes):
 
-    .venv/bin/python bench/judgment/bench_judgment.py [--seeds ID ...] [--json FILE]
+    .venv/bin/python bench/judgment/bench_judgment.py [--packages NAME ...] [--seeds ID ...]
+        [--json FILE]
+    .venv/bin/python bench/judgment/bench_judgment.py --merge A.json B.json  # one table
 
 For each package (tests/judgment/pypi.py: pinned sdists with their own ruff, mypy and
 pytest config, a project venv with their test requirements):
@@ -54,26 +56,46 @@ BLOCKING = ("critical", "major")
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--packages", nargs="*", help="only these packages")
     parser.add_argument("--seeds", nargs="*", help="only these seed IDs")
     parser.add_argument("--json", type=Path, help="also write every figure here")
+    parser.add_argument("--merge", nargs="+", type=Path, help="only render these --json files")
     args = parser.parse_args(argv)
+    results = _merged(args.merge) if args.merge else _measure(args.packages, args.seeds)
+    print(render(results))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+def _measure(packages: list[str] | None, wanted: list[str] | None) -> dict:
     venv = pypi.project_venv()
-    seeds = [s for s in SEEDS if not args.seeds or s.id in args.seeds]
+    seeds = [s for s in SEEDS if not wanted or s.id in wanted]
+    started = _head()  # the tree may move on while the benchmark runs: both ends are shown
+    results: dict = {"packages": {}, "seeds": []}
     with tempfile.TemporaryDirectory(prefix="judgment-") as scratch:
         work = Path(scratch)
-        results = {"packages": {}, "seeds": []}
         for name, package in pypi.PACKAGES.items():
+            if packages and name not in packages:
+                continue
             template = pypi.unpack(package, work / name)
             pristine = _pristine(template, package, venv, work)
             results["packages"][name] = pristine
             for seed in (s for s in seeds if s.package == name):
                 results["seeds"].append(_seeded(template, package, seed, pristine, venv, work))
                 print(f"seeded {seed.id}: done", file=sys.stderr, flush=True)
-    results["commit"] = _head()
-    print(render(results))
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
-    return 0
+    results["commit"] = f"{started} (start) .. {_head()} (end)"
+    return results
+
+
+def _merged(files: list[Path]) -> dict:
+    """Runs of separate packages (two processes on two cores) as one result."""
+    parts = [json.loads(f.read_text()) for f in files]
+    return {
+        "packages": {k: v for p in parts for k, v in p["packages"].items()},
+        "seeds": [s for p in parts for s in p["seeds"]],
+        "commit": " | ".join(p["commit"] for p in parts),
+    }
 
 
 def _pristine(template: Path, package: pypi.Package, venv: Path, work: Path) -> dict:

@@ -26,7 +26,9 @@ GITHUB_TOKEN = "gh" + "p_" + _letters(36, 7)
 STRIPE_KEY = "sk" + "_live_" + _letters(24, 5)
 AWS_KEY = "AK" + "IA" + _letters(16, 3).upper()
 PASSWORD = "Tr0ub4dor" + "-prod-2024!"
-PRIVATE_KEY = "-----BEGIN RSA " + "PRIVATE KEY-----\\n" + _letters(64, 13)
+PRIVATE_KEY = (
+    "-----BEGIN RSA " + "PRIVATE KEY-----\\n" + _letters(32, 13)
+)  # the line stays within 88 columns
 
 
 @dataclass(frozen=True)
@@ -312,9 +314,10 @@ HUMANIZE = (
         "def disk_usage(path: str) -> str:\n"
         '    """Disk usage of ``path``, as ``du`` prints it."""\n'
         "    import subprocess\n\n"
-        '    return subprocess.run(f"du -sh {path}", shell=True, capture_output=True, '
-        "text=True).stdout\n",
-        "shell=True",
+        "    return subprocess.run(\n"
+        '        f"du -sh {path}", shell=True, capture_output=True, text=True\n'
+        "    ).stdout\n",
+        "return subprocess.run(",
     ),
     _append(
         HUM,
