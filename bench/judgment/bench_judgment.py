@@ -175,7 +175,7 @@ def _review(copy: Path, env: dict[str, str], extra: list[str]) -> dict:
 def _direct(copy: Path, package: pypi.Package, venv: Path) -> tuple[list[Hit], dict]:
     """The direct tools' hits, from the user's cache when this exact copy was run before."""
     files = _claimed(copy)
-    key = _direct_key(copy, files)
+    key = _direct_key(copy)
     cached = pypi.USER_CACHE / "direct" / f"{key}.json"
     if cached.is_file():
         data = json.loads(cached.read_text())
@@ -189,16 +189,17 @@ def _direct(copy: Path, package: pypi.Package, venv: Path) -> tuple[list[Hit], d
     return hits, figures
 
 
-def _direct_key(copy: Path, files: list[str]) -> str:
+def _direct_key(copy: Path) -> str:
+    """Every byte the direct tools can see (unclaimed files too: they import them), and the
+    tools' versions."""
     digest = hashlib.sha256()
-    for rel in files:
-        digest.update(rel.encode() + b"\0" + (copy / rel).read_bytes() + b"\0")
+    for path in sorted(copy.rglob("*")):
+        rel = path.relative_to(copy).as_posix()
+        if path.is_file() and not rel.startswith((".git/", "aidlc-docs/")):
+            digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     for tool in ("ruff", "mypy", "detect-secrets"):
-        digest.update(
-            subprocess.run(
-                [str(BIN / tool), "--version"], capture_output=True, text=True
-            ).stdout.encode()
-        )
+        version = subprocess.run([str(BIN / tool), "--version"], capture_output=True, text=True)
+        digest.update(version.stdout.encode())
     digest.update(" ".join(pypi.PROJECT_REQUIREMENTS).encode())
     return digest.hexdigest()[:32]
 
