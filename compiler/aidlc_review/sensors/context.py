@@ -20,7 +20,7 @@ from typing import Any
 from aidlc_review.harness.definitions.sensor import RunnerSpec, SensorManifest, ToolSpec
 from aidlc_review.sensors.cache import ConfigDigests, ResultCache, digest
 from aidlc_review.sensors.results import CheckFinding, CheckResult, make_finding, skipped
-from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, tool_version
+from aidlc_review.sensors.tools import ToolRun, find_tool, run_tool, shown_command, tool_version
 
 ARGV_BUDGET = 100_000  # bytes of file names per tool run: far below ARG_MAX, one run for most units
 
@@ -118,11 +118,36 @@ class SensorContext:
             identity,
         )
 
-    def run(self, argv: list[str], env: dict[str, str] | None = None) -> ToolRun:
-        run = run_tool(argv, self.workspace, self.timeout, env)
+    def run(
+        self, argv: list[str], env: dict[str, str] | None = None, announce: str | None = None
+    ) -> ToolRun:
+        """Run a tool for this check. ``announce`` (how the run is shown, e.g. the project's
+        test command): say it, redacted, and the timeout first, for runs that can be long;
+        any run says it is still going every ``HEARTBEAT_SECONDS``."""
+        from aidlc_review.sensors.redact import scrub  # detect-secrets: only when shown
+
+        def shown() -> str:
+            return scrub(announce or shown_command(*_split_files(argv)))[0]
+
+        if announce:
+            self.progress(f"{self.name}: running {shown()} (timeout {self.timeout:g}s)")
+
+        def beat(seconds: float) -> None:
+            said = f"still running {shown()} ({seconds:.0f}s of {self.timeout:g}s)"
+            self.progress(f"{self.name}: {said}")
+
+        run = run_tool(argv, self.workspace, self.timeout, env, heartbeat=beat)
         if run.timed_out:
             raise TimedOut(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
         return run
+
+
+def _split_files(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The command and the files after its ``--`` (shown counted, not listed)."""
+    if "--" not in argv:
+        return argv, []
+    at = argv.index("--")
+    return argv[:at], argv[at + 1 :]
 
 
 def ruff_argv(tool: Tool) -> list[str]:

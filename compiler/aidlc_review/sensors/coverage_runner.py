@@ -134,7 +134,9 @@ def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
     data = work / ".coverage"
     argv = [*head, *tool.spec.argv[1:], f"--data-file={data}", *tests, *extra]
     try:
-        run = ctx.run(argv, _activated(python.path))
+        run = ctx.run(
+            argv, _activated(python.path), announce=f"{shown} under coverage on {python.path}"
+        )
     except TimedOut:
         raise TimedOut(f"coverage timed out after {ctx.timeout:g}s") from None
     if not data.is_file() and not list(work.glob(".coverage.*")):

@@ -11,6 +11,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,10 +47,18 @@ def find_tool(name: str, search_path: str | None = None) -> Path | None:
     return None
 
 
+HEARTBEAT_SECONDS = 10.0
+
+
 def run_tool(
-    argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None
+    argv: list[str],
+    cwd: Path,
+    timeout: float,
+    env: dict[str, str] | None = None,
+    heartbeat: Callable[[float], None] | None = None,
 ) -> ToolRun:
-    """Run ``argv`` in its own session; on timeout kill the whole process group."""
+    """Run ``argv`` in its own session; on timeout kill the whole process group.
+    ``heartbeat`` is told the seconds so far every ``HEARTBEAT_SECONDS`` while it runs."""
     merged = {**os.environ, **(env or {})}
     proc = subprocess.Popen(  # noqa: S603 - argv list, never a shell
         argv,
@@ -60,7 +70,7 @@ def run_tool(
         start_new_session=True,
     )
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = _wait(proc, timeout, heartbeat)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         proc.communicate()
@@ -70,6 +80,22 @@ def run_tool(
         # outlive the check (the group id stays reserved while any member is alive)
         _kill_group(proc)
     return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+
+
+def _wait(
+    proc: subprocess.Popen[bytes], timeout: float, heartbeat: Callable[[float], None] | None
+) -> tuple[bytes, bytes]:
+    """``communicate`` in slices, so a long run can say it is alive (a retried
+    ``communicate`` loses no output)."""
+    started = time.monotonic()
+    while True:
+        left = timeout - (time.monotonic() - started)
+        if heartbeat is None or left <= HEARTBEAT_SECONDS:
+            return proc.communicate(timeout=max(left, 0.0))
+        try:
+            return proc.communicate(timeout=HEARTBEAT_SECONDS)
+        except subprocess.TimeoutExpired:
+            heartbeat(time.monotonic() - started)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

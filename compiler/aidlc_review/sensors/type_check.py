@@ -100,7 +100,7 @@ def _publish(lock: FileLock, cache: Path, seed: Path) -> None:
 
 def _mypy(ctx: SensorContext, argv: list[str]) -> list[dict[str, Any]]:
     """mypy's items for the claimed files; SensorError when mypy could not decide."""
-    run = ctx.run([*argv, "--", *ctx.files])
+    run = ctx.run([*argv, "--", *ctx.files], announce=shown_command(argv, ctx.files))
     if run.returncode == 2 and "unrecognized arguments" in run.stderr and "--output" in argv:
         argv = _without_json(argv)  # an older mypy: read its classic text lines instead
         run = ctx.run([*argv, "--", *ctx.files])
