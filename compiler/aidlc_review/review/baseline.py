@@ -19,6 +19,7 @@ still count it until that unit's review covers it.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,8 @@ def drift(
     at_entry = set(baseline.claimed)
     found = []
     for rel in sorted((set(before) | set(now)) - claimed):
+        if cannot_silence(rel):
+            continue
         if rel not in now and rel in at_entry:
             continue  # the unit removed a file of its own, and its claim with it
         if rel not in now:
@@ -147,8 +150,26 @@ def _git_drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> lis
     return [
         (rel, f"{rel}: unclaimed source {kind} since the unit's base {short}")
         for rel, kind in sorted(changes.items())
-        if rel not in claimed and not TOOL_LEFTOVERS.search(rel) and not _under(rel, exempt)
+        if rel not in claimed
+        and not TOOL_LEFTOVERS.search(rel)
+        and not _under(rel, exempt)
+        and not cannot_silence(rel)
     ]
+
+
+# Files no sensor of the review reads and that cannot change what one reports: CI
+# workflows and hook configurations. Adding one after a review (a team's first CI job or
+# pre-commit config) is not an unclaimed change to the reviewed source. The tools' own
+# configs (pyproject.toml, ruff.toml, mypy.ini, setup.cfg, .gitignore ...) stay drift.
+CANNOT_SILENCE = (
+    re.compile(r"\.github/workflows/[^/]+\.ya?ml"),
+    re.compile(r"\.pre-commit-config\.ya?ml"),
+    re.compile(r"\.gitlab-ci\.ya?ml"),
+)
+
+
+def cannot_silence(rel: str) -> bool:
+    return any(pattern.fullmatch(rel) for pattern in CANNOT_SILENCE)
 
 
 def _under(rel: str, prefixes: list[str]) -> bool:
