@@ -38,3 +38,13 @@ def test_the_demo_reviews_a_copy_of_the_example_and_shows_where_the_report_is(tm
         ("linter", "major", "src/inventory/http.py"),
     }
     assert not list(EXAMPLES.rglob(".aidlc-engine")) and not list(EXAMPLES.rglob("code-review"))
+    # the suggested next command runs as printed, from a shell without the venv on PATH
+    (suggested,) = [line for line in done.stdout.splitlines() if line.startswith("try next: ")]
+    shown = subprocess.run(
+        ["bash", "-c", suggested.removeprefix("try next: ")],
+        env={**os.environ, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr  # the review is fresh: nothing changed since
