@@ -25,7 +25,7 @@ def _letters(count: int, step: int) -> str:
 GITHUB_TOKEN = "gh" + "p_" + _letters(36, 7)
 STRIPE_KEY = "sk" + "_live_" + _letters(24, 5)
 AWS_KEY = "AK" + "IA" + _letters(16, 3).upper()
-PASSWORD = "Tr0ub4dor" + "-prod-2024!"
+PHRASE = "Tr0ub4dor" + "-prod-2024!"
 PRIVATE_KEY = (
     "-----BEGIN RSA " + "PRIVATE KEY-----\\n" + _letters(32, 13)
 )  # the line stays within 88 columns
@@ -94,7 +94,7 @@ ITSDANGEROUS = (
         "its-password",
         "hard-coded password",
         ITS_SRC + "timed.py",
-        f'ADMIN_PASSWORD = "{PASSWORD}"\n',
+        f'ADMIN_PASSWORD = "{PHRASE}"\n',
         "ADMIN_PASSWORD",
     ),
     _append(

@@ -10,6 +10,7 @@ did not have (by fingerprint), or those located at the seeded line.
 from __future__ import annotations
 
 import shutil
+import string
 import subprocess
 from pathlib import Path
 
@@ -24,10 +25,18 @@ LISTS = "src/humanize/lists.py"
 FILESIZE = "src/humanize/filesize.py"
 I18N = "src/humanize/i18n.py"
 BLOCKING = ("critical", "major")
-# Assembled here so no secret-looking literal sits in this file.
-GITHUB_TOKEN = "gh" + "p_" + "Zt4Qm8Vx2Lw6Np0Rk3Hs7Jd1Fb5Gc9Ya2Ue4"
-STRIPE_KEY = "sk" + "_live_" + "Qw3Er5Ty7Ui9Op1As3Df5Gh7"
-PASSWORD = "Tr0ub4dor" + "-prod-2024!"
+
+
+def _fake(count: int, step: int) -> str:
+    """A fixed, random-looking run of letters and digits: assembled at run time so no
+    secret-looking literal sits in this file."""
+    pool = string.ascii_letters + string.digits
+    return "".join(pool[(i * step + 5) % len(pool)] for i in range(count))
+
+
+GITHUB_TOKEN = "gh" + "p_" + _fake(36, 7)
+STRIPE_KEY = "sk" + "_live_" + _fake(24, 5)
+PHRASE = "Tr0ub4dor" + "-" + _fake(8, 3)
 _PRISTINE: dict[str, set[str]] = {}
 
 
@@ -157,7 +166,7 @@ def _f401_text(name: str) -> str:
 SECRETS = {
     "github-token": (f'GITHUB_TOKEN = "{GITHUB_TOKEN}"\n', GITHUB_TOKEN),
     "stripe-key": (f'STRIPE_SECRET_KEY = "{STRIPE_KEY}"\n', STRIPE_KEY),
-    "password": (f'DB_PASSWORD = "{PASSWORD}"\n', PASSWORD),
+    "password": (f'DB_PASSWORD = "{PHRASE}"\n', PHRASE),
 }
 
 
