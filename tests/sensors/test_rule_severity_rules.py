@@ -1,0 +1,170 @@
+"""Spec of ``sensors.rule_severity``: one severity per ruff rule, the workspace's overrides
+and the floors they cannot go below. Pure (``make mutation``): no ruff run here."""
+
+from __future__ import annotations
+
+import pytest
+
+from aidlc_review.sensors import rule_severity
+from aidlc_review.sensors.rule_severity import (
+    DEFAULT,
+    FLOORS,
+    FLOORS_IN_TESTS,
+    GROUPS,
+    LEVELS,
+    TABLE,
+    TEST_FILES,
+    Overrides,
+    RuleGroup,
+    below,
+    rank,
+)
+
+APP = "src/orders/app.py"
+TEST = "tests/test_app.py"
+
+
+def test_levels_rank_critical_over_major_over_minor_over_off() -> None:
+    assert LEVELS == ("critical", "major", "minor", "off")
+    assert [rank(level) for level in LEVELS] == [4, 3, 2, 1]
+
+
+def test_below_a_floor_is_strictly_less_severe_and_no_floor_is_never_below() -> None:
+    assert below("minor", "major")
+    assert below("off", "minor")
+    assert not below("major", "major")
+    assert not below("critical", "major")
+    assert not below("off", None)
+
+
+def test_each_rule_is_found_by_its_exact_code_in_one_group() -> None:
+    assert TABLE["S608"].severity == "major"
+    assert TABLE["F401"] is TABLE["F841"]
+    assert "F" not in TABLE and "S6" not in TABLE
+    assert sum(len(g.codes) for g in GROUPS) == len(TABLE)
+
+
+def test_a_code_in_two_groups_is_refused() -> None:
+    twice = (RuleGroup("a", ("X1",), "major", "major"), RuleGroup("b", ("X1",), "minor", "off"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rule_severity, "GROUPS", twice)
+        with pytest.raises(AssertionError, match="X1 is in two groups"):
+            rule_severity._index()
+        patch.setattr(rule_severity, "GROUPS", twice[:1])
+        assert rule_severity._index() == {"X1": twice[0]}
+
+
+def test_a_group_with_an_unknown_level_is_refused() -> None:
+    for wrong in (
+        {"severity": "severe"},
+        {"in_tests": "blocker"},
+        {"floor": "high"},
+        {"floor_in_tests": "low"},
+    ):
+        levels = {"severity": "major", "in_tests": "minor", **wrong}
+        with pytest.raises(AssertionError):
+            RuleGroup("g", ("X1",), **levels)  # type: ignore[arg-type]
+    assert RuleGroup("g", ("X1",), "off", "off", "minor", "off").floor == "minor"
+
+
+def test_floors_list_only_the_rules_that_have_one() -> None:
+    assert FLOORS["S608"] == "major" and FLOORS["E999"] == "critical"
+    assert FLOORS_IN_TESTS == {
+        code: "critical" for code in ("E902", "E999", "invalid-syntax", "syntax")
+    }
+    assert "F401" not in FLOORS
+    assert all(TABLE[code].floor == level for code, level in FLOORS.items())
+
+
+def test_without_overrides_the_table_decides_and_tests_have_their_own_column() -> None:
+    plain = Overrides()
+    assert plain.resolve("S101", APP) == "minor"
+    assert plain.resolve("S101", TEST) == "off"
+    assert plain.resolve("S301", APP) == "major"
+    assert plain.resolve("S301", TEST) == "minor"
+    assert plain.resolve("F401", TEST) == "major"
+
+
+def test_a_rule_not_in_the_table_is_minor_everywhere() -> None:
+    assert DEFAULT == "minor"
+    assert Overrides().resolve("C901", APP) == "minor"
+    assert Overrides().resolve("C901", TEST) == "minor"
+
+
+def test_test_files_are_found_by_the_default_globs_or_the_workspaces() -> None:
+    plain = Overrides()
+    assert plain.test_files == TEST_FILES
+    for path in ("pkg/test_x.py", "pkg/x_test.py", "conftest.py", "a/tests/b.py", "test/c.py"):
+        assert plain.is_test(path), path
+    assert not plain.is_test("src/testing.py")
+    own = Overrides(test_files=("checks/**",))
+    assert own.is_test("checks/a.py") and not own.is_test("tests/test_a.py")
+
+
+def test_a_rule_override_applies_everywhere_and_a_tests_override_only_in_tests() -> None:
+    over = Overrides(rules={"C901": "major"}, tests={"C901": "off"})
+    assert over.resolve("C901", APP) == "major"
+    assert over.resolve("C901", TEST) == "off"
+    assert Overrides(tests={"S101": "minor"}).resolve("S101", APP) == "minor"
+    assert Overrides(tests={"F401": "minor"}).resolve("F401", APP) == "major"
+    assert Overrides(tests={"F401": "minor"}).resolve("F401", TEST) == "minor"
+
+
+def test_a_path_override_applies_where_its_glob_matches_and_the_later_glob_wins() -> None:
+    paths = {"src/**": {"F401": "minor"}, "src/orders/**": {"F401": "off"}}
+    over = Overrides(paths=paths)
+    assert over.resolve("F401", APP) == "off"
+    assert over.resolve("F401", "src/other.py") == "minor"
+    assert over.resolve("F401", "lib/x.py") == "major"
+    assert over.resolve("F841", APP) == "major"  # a glob's other rules only
+    # a path beats the rule and tests overrides
+    both = Overrides(
+        rules={"F401": "critical"}, tests={"F401": "off"}, paths={"tests/**": {"F401": "minor"}}
+    )
+    assert both.resolve("F401", TEST) == "minor"
+
+
+def test_no_override_goes_below_a_floor_outside_or_inside_tests() -> None:
+    low = Overrides(rules={"S608": "minor", "E999": "off"}, paths={"**": {"S301": "off"}})
+    assert low.resolve("S608", APP) == "major"
+    assert low.resolve("E999", APP) == "critical"
+    assert low.resolve("S301", APP) == "major"
+    # in tests only the in-tests floors hold: S608 has none there
+    assert low.resolve("S608", TEST) == "minor"
+    assert low.resolve("E999", TEST) == "critical"
+    # a floor never lowers: above it the override stands
+    assert Overrides(rules={"S608": "critical"}).resolve("S608", APP) == "critical"
+
+
+def test_settings_become_overrides_and_empty_settings_the_defaults() -> None:
+    assert Overrides.from_settings(None) == Overrides()
+    assert Overrides.from_settings({}) == Overrides()
+    read = Overrides.from_settings(
+        {
+            "test_files": ["checks/**"],
+            "rules": {"C901": "major"},
+            "tests": {"S101": "minor"},
+            "paths": {"src/**": {"F401": "minor"}},
+        }
+    )
+    assert read == Overrides(
+        ("checks/**",), {"C901": "major"}, {"S101": "minor"}, {"src/**": {"F401": "minor"}}
+    )
+    partial = Overrides.from_settings({"rules": {"C901": "major"}, "test_files": []})
+    assert partial == Overrides(TEST_FILES, {"C901": "major"}, {}, {})
+
+
+def test_the_cache_key_holds_every_override_with_the_path_globs_in_their_order() -> None:
+    over = Overrides(
+        ("t/**",),
+        {"b": "minor", "a": "major"},
+        {"d": "off", "c": "minor"},
+        {"z/**": {"y": "off", "x": "minor"}, "a/**": {"x": "major"}},
+    )
+    assert over.key() == [
+        ["t/**"],
+        [("a", "major"), ("b", "minor")],
+        [("z/**", [("x", "minor"), ("y", "off")]), ("a/**", [("x", "major")])],
+        [("c", "minor"), ("d", "off")],
+    ]
+    assert Overrides().key() == [list(TEST_FILES), [], [], []]
