@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 RUNS = ("no_base", "with_base")
+UNTESTED = "coverage/changed-below-threshold"
 
 
 def render(results: dict) -> str:
@@ -56,6 +57,7 @@ def _summary(seeds: list[dict]) -> list[str]:
         return []
     count = len(seeds)
     found = sum(len(s["findings"]) for s in seeds)
+    untested = sum(f["rule"] == UNTESTED for s in seeds for f in s["findings"])
     at_line = sum(s["at_line"] for s in seeds)
     blocks = sum(s["blocks"] for s in seeds)
     hits = sum(len(s["direct"]["hits"]) for s in seeds)
@@ -65,7 +67,8 @@ def _summary(seeds: list[dict]) -> list[str]:
     return [
         f"- seeds: {count}",
         f"- review: {found} findings ({found / count:.1f} per defect), at the line"
-        f" {at_line}/{count} ({100 * at_line / count:.0f}%), blocking {blocks}/{count}",
+        f" {at_line}/{count} ({100 * at_line / count:.0f}%), blocking {blocks}/{count};"
+        f" {untested} of the findings are changed-line coverage (new code no test runs)",
         f"- direct tools: {hits} hits ({hits / count:.1f} per defect), at the line"
         f" {direct_line}/{count} ({100 * direct_line / count:.0f}%)",
         f"- at the line only in the review: {', '.join(only_review) or 'none'}",
