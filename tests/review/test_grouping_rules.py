@@ -59,6 +59,19 @@ def test_critical_beats_major_beats_minor_whatever_the_sensor_names() -> None:
     assert merged.recommendation == "advice of b-lens"
 
 
+def test_the_worst_report_gives_category_and_advice_even_when_it_is_not_the_first_line() -> None:
+    [merged] = group_hits(
+        [
+            hit("linter", "S608", 3, "minor", "SQL built by concatenation"),
+            hit("security", "S608", 9, "major", "SQL built by concatenation", category="security"),
+        ]
+    )
+    assert merged.location == "3"  # the first line leads ...
+    # ... but the most severe report decides what the finding is
+    assert (merged.severity, merged.category) == ("major", "security")
+    assert merged.recommendation == "advice of security"
+
+
 def test_a_rule_outside_the_defect_table_stays_its_own_finding_per_path_and_rule() -> None:
     found = group_hits([hit("linter", "F401", 1), hit("linter", "E501", 1)])
     assert sorted(o.rule or "" for o in found) == ["E501", "F401"]

@@ -116,7 +116,7 @@ def _broken_run(ordered: list[Observation], changed: Changed | None) -> Observat
     listed = ", ".join(tests[:NAMED_TESTS]) + (f" and {more} more" if more > 0 else "")
     text = f"{head}{len(tests)} test(s) failed: {listed}"
     text += f"; first failure: {ordered[0].finding.removeprefix(head)}"
-    path, line = _the_change(changed, {t.split("::", 1)[0] for t in tests})
+    path, line = _the_change(changed, {t.partition("::")[0] for t in tests})
     return replace(ordered[0], path=path, location=str(line) if line else None, finding=text)
 
 
