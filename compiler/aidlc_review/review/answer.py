@@ -16,8 +16,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from aidlc_review.fsio import sha256_bytes
-from aidlc_review.review.models import BLOCKING, ReviewerAnswer
+from aidlc_review.review.models import ReviewerAnswer
 from aidlc_review.sensors.redact import Quoted
+from aidlc_review.severity import BLOCKING
 from aidlc_review.typed_load import MAX_JSON_DEPTH, describe, key_path, keys_of, too_deep
 
 MAX_ANSWER_BYTES = 1 << 20

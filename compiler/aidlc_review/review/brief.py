@@ -24,11 +24,12 @@ from aidlc_review.review.diff import (
 )
 from aidlc_review.review.engine import Gathered
 from aidlc_review.review.kept_source import KeptText, kept_source
-from aidlc_review.review.models import BLOCKING, CATEGORIES, Finding, FindingsDocument
+from aidlc_review.review.models import CATEGORIES, Finding, FindingsDocument
 from aidlc_review.review.render import render
 from aidlc_review.review.report import tool_label, unit_label
 from aidlc_review.review.unit import UnitContext
 from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.severity import BLOCKING
 
 CONTEXT_LINES = 3
 MAX_QUOTED_LINES = 40

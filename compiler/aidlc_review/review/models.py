@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from aidlc_review.severity import BLOCKING, Severity
+from aidlc_review.severity import Severity, blocks_verdict
 
 Verdict = Literal["READY", "NOT-READY"]
 # "pre-existing": open, but on lines the unit did not change since its base (it does not
@@ -131,7 +131,8 @@ class Finding(Model):
 
     @property
     def blocking(self) -> bool:
-        return self.status == "open" and self.severity in BLOCKING
+        """Blocks unless a waiver covers it (``severity.blocks_verdict``, no waivers)."""
+        return blocks_verdict(self.status, self.severity, self.fingerprint, ())
 
 
 class Check(Model):

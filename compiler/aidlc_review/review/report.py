@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from aidlc_review.review.models import BLOCKING, Finding, FindingsDocument, Pass
+from aidlc_review.review.models import Finding, FindingsDocument, Pass
 from aidlc_review.review.render import render
 from aidlc_review.review.waivers import waived_finding_ids
+from aidlc_review.severity import BLOCKING
 
 SHOWN_LOCATIONS = 10  # the report's cap per finding; the JSON holds every location
 

@@ -7,9 +7,12 @@ from collections.abc import Collection, Iterable
 from typing import Final
 
 from aidlc_review.review.models import Finding, Verdict
+from aidlc_review.severity import NOT_READY as _NOT_READY
+from aidlc_review.severity import READY as _READY
+from aidlc_review.severity import blocks_verdict
 
-READY: Final = "READY"
-NOT_READY: Final = "NOT-READY"
+READY: Final = _READY
+NOT_READY: Final = _NOT_READY
 
 
 def decide(findings: Iterable[Finding], waived: Collection[str] = ()) -> Verdict:
@@ -17,4 +20,4 @@ def decide(findings: Iterable[Finding], waived: Collection[str] = ()) -> Verdict
 
 
 def blocking(findings: Iterable[Finding], waived: Collection[str] = ()) -> list[Finding]:
-    return [f for f in findings if f.blocking and f.fingerprint not in waived]
+    return [f for f in findings if blocks_verdict(f.status, f.severity, f.fingerprint, waived)]

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from aidlc_review.sensors.context import SensorContext
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
-from aidlc_review.severity import BLOCKING
+from aidlc_review.severity import NOT_READY, READY, blocks_verdict
 from aidlc_review.waiver_rule import holds, parse_day
 
 
@@ -69,11 +69,15 @@ def _waived(document: dict[str, Any]) -> set[str]:
 
 
 def _mismatch(verdict: str, findings: list[dict[str, Any]], waived: set[str]) -> str | None:
-    open_blocking = [f for f in findings if f["status"] == "open" and f["severity"] in BLOCKING]
-    blocking = sum(1 for f in open_blocking if f["fingerprint"] not in waived)
-    if verdict == "READY" and blocking:
+    open_blocking = [f for f in findings if blocks_verdict(f["status"], f["severity"], "", ())]
+    blocking = sum(
+        1
+        for f in open_blocking
+        if blocks_verdict(f["status"], f["severity"], f["fingerprint"], waived)
+    )
+    if verdict == READY and blocking:
         return f"READY although {blocking} critical/major finding(s) are open"
-    if verdict == "NOT-READY" and not open_blocking:
+    if verdict == NOT_READY and not open_blocking:
         return "NOT-READY although no critical/major finding is open"
     return None
 
