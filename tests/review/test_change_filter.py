@@ -58,7 +58,7 @@ def verify_ready(ws: Path) -> int:
 
 
 def test_an_untouched_pre_existing_f401_does_not_block_while_the_new_defect_does(
-    with_old_defect,
+    with_old_defect, capsys
 ) -> None:
     ws, base = with_old_defect
     (ws / APP).write_text(PRE_EXISTING + "\n\ndef mean() -> float:\n    return totl / 2\n")
@@ -72,7 +72,12 @@ def test_an_untouched_pre_existing_f401_does_not_block_while_the_new_defect_does
 
     (ws / APP).write_text(PRE_EXISTING + "\n\ndef mean() -> float:\n    return 1 / 2\n")
     _commit(ws)
+    capsys.readouterr()
     assert main(review_args(ws, "--base", base)) == 0
+    assert (
+        "review: READY after 2 of 2 pass(es); 0 open finding(s) go to the code-review gate "
+        "(1 pre-existing on lines the unit did not change)\n"
+    ) in capsys.readouterr().err
     assert by_rule(ws) == {"F401": "pre-existing", "F821": "resolved"}
     assert verify_ready(ws) == 0  # the gate derives the same answer from the diff
 

@@ -308,9 +308,12 @@ def _repair(
 
 def _say_gate(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> None:
     open_ = doc.open_findings()
+    last = doc.latest
+    earlier = [f for f in last.findings if f.status == "pre-existing"] if last else []
+    before = f" ({len(earlier)} pre-existing on lines the unit did not change)" if earlier else ""
     say(
         f"{doc.verdict} after {len(doc.attempt_passes())} of {ctx.budget} pass(es); "
-        f"{len(open_)} open finding(s) go to the code-review gate"
+        f"{len(open_)} open finding(s) go to the code-review gate{before}"
     )
 
 
