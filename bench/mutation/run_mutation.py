@@ -3,11 +3,11 @@
 The modules and their spec tests are listed once, in pyproject.toml's ``[tool.mutmut]``
 (``spec_tests``). mutmut 3 mutates a ``mutants/`` copy of the tree it runs in; other
 engineers run tests in this checkout at the same time, so each module gets a copy of its own
-under ``bench/.work/mutation/<module>/`` (the package as ``src/aidlc_review``, the layout
-mutmut imports from; only the spec tests and the conftest beside them): nothing here is
-mutated. A survivor listed in ``equivalent.toml`` (with why no test can tell it apart) counts
-as equivalent; the table goes to README.md; the exit status is 1 when any module's score
-(killed + equivalent over all mutants) is below 90%.
+under ``bench/.work/mutation/<module>/`` (the package as ``src/aidlc_review``, the
+layout mutmut imports from, and tests/, of which only the module's spec tests run):
+nothing here is mutated. A survivor listed in ``equivalent.toml`` (with why no test can
+tell it apart) counts as equivalent. The table goes to README.md; the exit status is 1
+when any module's score (killed + equivalent over all mutants) is below 90%.
 
     .venv/bin/python bench/mutation/run_mutation.py [--only grouping.py] [--no-write]
 """
@@ -28,8 +28,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 WORK = ROOT / "bench" / ".work" / "mutation"
 THRESHOLD = 90.0
-# what conftest.py needs beside the spec tests (it imports tests.shared_builds)
-TEST_SUPPORT = ("tests/__init__.py", "tests/conftest.py", "tests/shared_builds.py")
 RESULT_LINE = re.compile(r"^\s+(?P<name>\S+): (?P<status>[a-z ]+)$")
 # a timeout is a kill: the mutant made the rule loop (mutmut's own reading)
 KILLED = frozenset({"killed", "timeout"})
@@ -69,15 +67,29 @@ def _short(mutant: str) -> str:
     return mutant.rsplit(".", 1)[-1]
 
 
-def read_plan(pyproject: Path) -> tuple[dict[str, list[str]], dict[str, object]]:
+@dataclass(frozen=True)
+class Plan:
+    specs: dict[str, list[str]]  # module -> its spec tests
+    not_pure: frozenset[str]  # functions whose mutants are left out (I/O edges)
+    config: dict[str, object]  # the rest of [tool.mutmut], for mutmut
+
+
+def read_plan(pyproject: Path) -> Plan:
     """The modules with their spec tests, and the rest of ``[tool.mutmut]`` for each run."""
     config = dict(tomllib.loads(pyproject.read_text("utf-8"))["tool"]["mutmut"])
     specs = config.pop("spec_tests")
+    not_pure = frozenset(config.pop("not_pure", []))
     for module, tests in specs.items():
         for path in (module, *tests):
             if not (ROOT / path).is_file():
                 raise SystemExit(f"{pyproject}: [tool.mutmut] spec_tests: no file {path}")
-    return specs, config
+    return Plan(specs, not_pure, config)
+
+
+def function_of(mutant: str) -> str:
+    """``filter_mode`` of ``....change_filter.x_filter_mode__mutmut_4`` (a method: its name)."""
+    mangled = _short(mutant).partition("__mutmut_")[0]
+    return mangled.rsplit("ǁ", 1)[-1].removeprefix("x_")
 
 
 def read_equivalents(path: Path) -> dict[str, dict[str, str]]:
@@ -91,25 +103,14 @@ def stage(module: str, tests: list[str], config: dict[str, object]) -> Path:
     shutil.rmtree(where, ignore_errors=True)
     package = ROOT / "compiler" / "aidlc_review"
     shutil.copytree(package, where / "src" / "aidlc_review", ignore=_cached)
-    for name in {*TEST_SUPPORT, *tests, *_packages(tests)}:
-        (where / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, where / name)
+    # the whole tests/ (a spec may import a helper beside it); only ``tests`` are run
+    shutil.copytree(ROOT / "tests", where / "tests", ignore=_cached)
     (where / "pyproject.toml").write_text(_config_text(module, tests, config), "utf-8")
     return where
 
 
 def _cached(_folder: str, names: list[str]) -> list[str]:
     return [n for n in names if n == "__pycache__"]
-
-
-def _packages(tests: list[str]) -> set[str]:
-    """Each test's ``__init__.py`` files up to ``tests/``, so ``tests.review...`` imports."""
-    found = set()
-    for test in tests:
-        for parent in Path(test).parents:
-            if parent.parts and (ROOT / parent / "__init__.py").exists():
-                found.add(str(parent / "__init__.py"))
-    return found
 
 
 def _config_text(module: str, tests: list[str], config: dict[str, object]) -> str:
@@ -139,11 +140,16 @@ def mutate(where: Path, children: int) -> dict[str, str]:
     """Run mutmut in ``where``; every mutant's status by name."""
     mutmut = str(Path(sys.executable).with_name("mutmut"))
     log = where / "mutmut.log"
-    with log.open("w") as out:
-        ran = subprocess.run(
-            [mutmut, "run", "--max-children", str(children)], cwd=where, stdout=out, stderr=out
-        )
-    if ran.returncode:
+    # mutmut keeps each mutant's result as it goes; on this shared machine it has stopped
+    # once mid-run without a word, and a second `mutmut run` resumes where it stopped
+    for attempt in (1, 2):
+        with log.open("a") as out:
+            argv = [mutmut, "run", "--max-children", str(children)]
+            ran = subprocess.run(argv, cwd=where, stdout=out, stderr=out)
+        if ran.returncode == 0:
+            break
+        print(f"  mutmut stopped (exit {ran.returncode}, run {attempt}): see {log}")
+    else:
         raise SystemExit(f"mutmut failed in {where} (exit {ran.returncode}): see {log}")
     listed = subprocess.run(
         [mutmut, "results", "--all", "true"], cwd=where, capture_output=True, text=True, check=True
@@ -191,12 +197,14 @@ def write_table(readme: Path, table: str) -> None:
     readme.write_text(f"{head}{MARKER_START}\n{table}\n{MARKER_END}{tail}", "utf-8")
 
 
-def run_module(
-    module: str, tests: list[str], config: dict[str, object], args: argparse.Namespace
-) -> Score:
+def run_module(module: str, plan: Plan, args: argparse.Namespace) -> Score:
     started = time.monotonic()
-    where = stage(module, tests, config)
-    statuses = mutate(where, args.children)
+    where = stage(module, plan.specs[module], plan.config)
+    every = mutate(where, args.children)
+    statuses = {n: s for n, s in every.items() if function_of(n) not in plan.not_pure}
+    if len(statuses) < len(every):
+        left = sorted({function_of(n) for n in every} & plan.not_pure)
+        print(f"{module}: {len(every) - len(statuses)} mutants of {', '.join(left)} left out")
     equivalent = read_equivalents(HERE / "equivalent.toml").get(Path(module).name, {})
     score = Score(module, statuses, frozenset(equivalent), time.monotonic() - started)
     print(f"{module}: {len(statuses)} mutants, {score.score:.1f}% ({score.seconds:.0f} s)")
@@ -214,9 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--children", type=int, default=2)
     parser.add_argument("--no-write", action="store_true", help="leave README.md as it is")
     args = parser.parse_args(argv)
-    specs, config = read_plan(ROOT / "pyproject.toml")
-    chosen = [m for m in specs if not args.only or Path(m).name in args.only]
-    scores = [run_module(m, specs[m], config, args) for m in chosen]
+    plan = read_plan(ROOT / "pyproject.toml")
+    chosen = [m for m in plan.specs if not args.only or Path(m).name in args.only]
+    scores = [run_module(m, plan, args) for m in chosen]
     table = render(scores)
     print(table)
     if not args.no_write and not args.only:

@@ -1,0 +1,65 @@
+"""Spec of ``review.defects``: which rule codes name one defect. Pure (``make mutation``)."""
+
+from __future__ import annotations
+
+from aidlc_review.review.defects import (
+    BROKEN_TEST_RUN,
+    SECRET,
+    SWALLOWED_EXCEPTION,
+    UNDEFINED_NAME,
+    UNIT_WIDE,
+    UNTESTED_LINES,
+    defect_class,
+    is_secret,
+)
+
+
+def test_the_classes_have_the_names_the_group_keys_carry() -> None:
+    assert (SECRET, UNDEFINED_NAME, SWALLOWED_EXCEPTION, UNTESTED_LINES, BROKEN_TEST_RUN) == (
+        "hardcoded-secret",
+        "undefined-name",
+        "swallowed-exception",
+        "untested-lines",
+        "broken-test-run",
+    )
+    assert UNIT_WIDE == {BROKEN_TEST_RUN}
+
+
+def test_rules_of_several_tools_name_one_defect_whichever_sensor_ran_them() -> None:
+    for rule in ("S105", "S106", "S107"):
+        assert defect_class(rule, "linter") == SECRET
+    assert (
+        defect_class("F821", "linter")
+        == defect_class("name-defined", "type-check")
+        == UNDEFINED_NAME
+    )
+    for rule in ("BLE001", "S110", "S112", "E722"):
+        assert defect_class(rule, "security") == SWALLOWED_EXCEPTION
+    for rule in ("coverage/file-below-threshold", "coverage/changed-below-threshold"):
+        assert defect_class(rule, "coverage") == UNTESTED_LINES
+    assert defect_class("coverage/tests-failed", "coverage") == BROKEN_TEST_RUN
+
+
+def test_a_rule_outside_the_table_and_no_rule_are_no_class() -> None:
+    assert defect_class("F401", "linter") is None
+    assert defect_class(None, "linter") is None
+    assert defect_class(None, None) is None
+    assert defect_class("", "linter") is None
+
+
+def test_every_finding_of_the_secret_scan_is_a_secret_but_one_that_could_not_look() -> None:
+    assert defect_class("GitHub Token", "secret-scan") == SECRET
+    assert defect_class(None, "secret-scan") == SECRET
+    assert defect_class("F401", "secret-scan") == SECRET  # the sensor's class comes first
+    for rule in ("too-large", "timed-out", "secret-scan/unverified"):
+        assert defect_class(rule, "secret-scan") is None
+        assert not is_secret(rule, "secret-scan")
+        assert defect_class(rule, None) is None
+
+
+def test_is_secret_is_the_secret_class_only() -> None:
+    assert is_secret("Stripe Access Key", "secret-scan")
+    assert is_secret("S106", "security")
+    assert not is_secret("S608", "security")
+    assert not is_secret("F821", "linter")
+    assert not is_secret(None, None)
