@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,7 @@ class Score:
     statuses: dict[str, str]  # mutant name -> mutmut's status
     equivalent: frozenset[str]
     seconds: float
+    left_out: dict[str, int]  # not-pure function -> its mutants, not in the score
 
     @property
     def killed(self) -> int:
@@ -184,6 +186,11 @@ def render(scores: list[Score]) -> str:
         )
     total = sum(len(s.statuses) for s in scores)
     seconds = sum(s.seconds for s in scores)
+    for s in scores:
+        if s.left_out:
+            edges = ", ".join(f"`{name}` {n}" for name, n in sorted(s.left_out.items()))
+            rows.append("")
+            rows.append(f"Left out of `{Path(s.module).name}` (I/O edges, `not_pure`): {edges}.")
     rows.append("")
     rows.append(f"{total} mutants, {seconds:.0f} s on this machine (mutmut, 2 children).")
     return "\n".join(rows)
@@ -202,11 +209,10 @@ def run_module(module: str, plan: Plan, args: argparse.Namespace) -> Score:
     where = stage(module, plan.specs[module], plan.config)
     every = mutate(where, args.children)
     statuses = {n: s for n, s in every.items() if function_of(n) not in plan.not_pure}
-    if len(statuses) < len(every):
-        left = sorted({function_of(n) for n in every} & plan.not_pure)
-        print(f"{module}: {len(every) - len(statuses)} mutants of {', '.join(left)} left out")
+    left_out = Counter(function_of(n) for n in every if n not in statuses)
     equivalent = read_equivalents(HERE / "equivalent.toml").get(Path(module).name, {})
-    score = Score(module, statuses, frozenset(equivalent), time.monotonic() - started)
+    seconds = time.monotonic() - started
+    score = Score(module, statuses, frozenset(equivalent), seconds, dict(left_out))
     print(f"{module}: {len(statuses)} mutants, {score.score:.1f}% ({score.seconds:.0f} s)")
     for mutant in score.unexplained:
         print(f"  survived: {show(where, mutant)}\n")
