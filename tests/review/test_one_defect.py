@@ -110,12 +110,19 @@ def test_a_rename_breaking_twelve_tests_is_one_finding_at_the_change(tmp_path) -
     )
     # the diff shows one changed file: the finding is there, at its first changed line
     assert (broken["path"], broken["location"], broken["status"]) == (APP, "4", "open")
-    # the file's coverage and its changed lines' coverage: one finding, the major one
-    [untested] = [
-        f
-        for f in findings(ws)
-        if f["path"] == APP and f["check"] == "coverage" and f["rule"] != "coverage/tests-failed"
+    # the coverage of a run that failed measures the failure: it is not a second finding
+    # (judged once the tests pass, below)
+    assert [f["rule"] for f in findings(ws) if f["check"] == "coverage"] == [
+        "coverage/tests-failed"
     ]
-    assert untested["severity"] == "major"
+
+    # the callers follow the rename: the tests pass, and coverage is judged again: the
+    # file's coverage and its changed lines' coverage are one finding, the major one
+    (ws / "tests/test_app.py").write_text(STALE_CALLERS.replace("app.total", "app.sum_prices"))
+    commit(ws, "callers follow")
+    assert main(review_args(ws, "--base", base)) == 1
+    open_ = [f for f in findings(ws) if f["status"] == "open"]
+    [untested] = [f for f in open_ if f["check"] == "coverage" and f["path"] == APP]
+    assert (untested["path"], untested["severity"]) == (APP, "major")
     assert "reported coverage/file-below-threshold" in untested["evidence"]
     assert "reported coverage/changed-below-threshold" in untested["evidence"]

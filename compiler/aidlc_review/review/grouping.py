@@ -32,6 +32,9 @@ _FAILED_TEST = re.compile(
     r"^(?P<head>the targeted test command exited [^:]*: )(?P<test>.+?) failed: "
 )
 _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)")
+_MISSING_NAME = re.compile(
+    r"cannot import name '(\w+)'|name '(\w+)' is not defined|has no attribute '(\w+)'"
+)
 NAMED_TESTS = 10  # failing tests named in a broken run's finding; the rest are counted
 Changed = Mapping[str, Set[int]]
 
@@ -69,7 +72,57 @@ def group_hits(hits: Sequence[Observation], changed: Changed | None = None) -> l
             groups.setdefault(group_key(obs.path, obs.rule, obs.check), []).append(obs)
         else:
             rest.append(obs)
-    return [*rest, *(_one(key, members, changed) for key, members in groups.items())]
+    found = [_one(key, members, changed) for key, members in groups.items()]
+    return [*rest, *_fold_into_causes(found, changed)]
+
+
+def _fold_into_causes(found: list[Observation], changed: Changed | None) -> list[Observation]:
+    """A test run broken by a name that is gone (``cannot import name 'x'``, ``name 'x'
+    is not defined``, ``has no attribute 'x'``) and the blocking static finding that names
+    it (mypy's ``attr-defined``, ruff's ``F821``) are one defect: one finding naming both
+    sensors. It stands where the change is: at the static finding when that line is the
+    unit's change, else at the run's place (the change, or the unit), so a stale caller
+    on an untouched line never becomes a pre-existing finding while the tests fail."""
+    for run in [o for o in found if defect_class(o.rule, o.check) == BROKEN_TEST_RUN]:
+        names = {n for m in _MISSING_NAME.finditer(run.finding) for n in m.groups() if n}
+        cause = next((o for o in found if o is not run and _names_one(o, names)), None)
+        if cause is None:
+            continue
+        kept, gone = (cause, run) if _on_change(cause, changed) else (run, cause)
+        found[found.index(kept)] = _joined(kept, gone)
+        found.remove(gone)
+    return found
+
+
+def _names_one(obs: Observation, names: set[str]) -> bool:
+    if obs.source != "sensor" or _RANK[obs.severity] > _RANK["major"]:
+        return False
+    return any(f'"{n}"' in obs.finding or f"'{n}'" in obs.finding for n in names)
+
+
+def _on_change(obs: Observation, changed: Changed | None) -> bool:
+    if changed is None:
+        return True  # no base: all of it is the unit's change
+    lines = changed.get(obs.path, set())
+    return any(
+        line in lines
+        for place in (obs.grouped.locations if obs.grouped else ())
+        for line in range(place.line, (place.end_line or place.line) + 1)
+    )
+
+
+def _joined(kept: Observation, gone: Observation) -> Observation:
+    """``kept`` with what ``gone`` said about the same defect, at the worse severity."""
+    checks = {
+        *(kept.grouped.checks if kept.grouped else ()),
+        *(gone.grouped.checks if gone.grouped else ()),
+    }
+    place = f" ({gone.path}:{gone.location})" if gone.path and gone.location else ""
+    said = gone.finding if len(gone.finding) <= 300 else gone.finding[:297] + "..."
+    evidence = f"{kept.evidence.rstrip('.')}; the same defect: {gone.check}{place}: {said}"
+    grouped = replace(kept.grouped, checks=tuple(sorted(checks))) if kept.grouped else None
+    worst = min((kept, gone), key=lambda o: _RANK[o.severity])
+    return replace(kept, severity=worst.severity, evidence=evidence, grouped=grouped)
 
 
 def _one(key: str, members: list[Observation], changed: Changed | None) -> Observation:

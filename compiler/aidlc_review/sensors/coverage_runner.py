@@ -79,7 +79,9 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
         changed = changed_coverage(
             report, base, changed_lines(ctx.workspace, base, sources, ctx.timeout)
         )
-    findings = measured.findings + judge(ctx, sources, report, changed, threshold)
+    # A test run that failed measures the breakage, not the tests: its coverage findings
+    # would restate the failure (one defect, one finding); they are judged once it passes.
+    findings = measured.findings or judge(ctx, sources, report, changed, threshold)
     details = {
         "threshold": threshold,
         "total": total_of(sources, report),
