@@ -107,9 +107,9 @@ def test_checking_a_receipt_imports_no_sensor_agent_or_engine():
     script = (
         "import sys\n"
         "from aidlc_review.hooks.stale import stale_units\n"
-        "from aidlc_review.review.verify import verify_review\n"
+        "from aidlc_review.review.record.verify import verify_review\n"
         "heavy = ('detect_secrets', 'coverage', 'jsonschema', 'networkx', 'aidlc_review.sensors',\n"
-        "         'aidlc_review.review.engine', 'aidlc_review.review.agents')\n"
+        "         'aidlc_review.review.run.engine', 'aidlc_review.review.agents.adapters')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

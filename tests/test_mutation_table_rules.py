@@ -23,12 +23,12 @@ def _load():
 
 
 run = _load()
-GROUPING = "aidlc_review.review.grouping"
+GROUPING = "aidlc_review.review.findings.grouping"
 
 
 def test_the_plan_names_existing_modules_each_with_existing_spec_tests() -> None:
     plan = run.read_plan(ROOT / "pyproject.toml")
-    assert "compiler/aidlc_review/review/grouping.py" in plan.specs
+    assert "compiler/aidlc_review/review/findings/grouping.py" in plan.specs
     for module, tests in plan.specs.items():
         assert (ROOT / module).is_file() and tests, module
         assert all(Path(t).name.startswith("test_") for t in tests)
@@ -51,7 +51,10 @@ def test_a_mutant_is_named_by_its_function_without_the_module_path() -> None:
     assert run._short(f"{GROUPING}.x__one__mutmut_18") == "x__one__mutmut_18"
     assert run.function_of(f"{GROUPING}.x__one__mutmut_18") == "_one"
     assert run.function_of("m.x_filter_mode__mutmut_4") == "filter_mode"
-    assert run.function_of("aidlc_review.review.change_filter.xǁChangeǁowns__mutmut_3") == "owns"
+    assert (
+        run.function_of("aidlc_review.review.findings.change_filter.xǁChangeǁowns__mutmut_3")
+        == "owns"
+    )
 
 
 def test_the_score_counts_kills_and_listed_equivalents_and_nothing_else() -> None:

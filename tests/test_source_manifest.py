@@ -10,7 +10,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.source_manifest import (
+from aidlc_review.review.inputs.source_manifest import (
     Claim,
     claimed_files,
     manifest_for_paths,

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from aidlc_review.errors import InvalidInput, ValidationFailed
-from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.typed_load import key_path, keys_of, load_json, parse_json
 
 

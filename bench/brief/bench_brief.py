@@ -20,13 +20,13 @@ sys.path.insert(0, str(ROOT))
 
 from tests.review.workspace import make_workspace, write  # noqa: E402
 
-from aidlc_review.review import engine  # noqa: E402
-from aidlc_review.review.api import ReviewRequest, run_review  # noqa: E402
-from aidlc_review.review.brief import reviewer_brief  # noqa: E402
-from aidlc_review.review.kept_source import keep_source  # noqa: E402
-from aidlc_review.review.paths import RecordPaths  # noqa: E402
-from aidlc_review.review.store import load_unit_document  # noqa: E402
-from aidlc_review.review.unit import UnitContext  # noqa: E402
+from aidlc_review.review.agents.brief import reviewer_brief  # noqa: E402
+from aidlc_review.review.inputs.paths import RecordPaths  # noqa: E402
+from aidlc_review.review.inputs.unit import UnitContext  # noqa: E402
+from aidlc_review.review.record.store import load_unit_document  # noqa: E402
+from aidlc_review.review.run import engine  # noqa: E402
+from aidlc_review.review.run.api import ReviewRequest, run_review  # noqa: E402
+from aidlc_review.review.source.kept_source import keep_source  # noqa: E402
 
 UNIT = "u1-orders"
 

@@ -64,8 +64,9 @@ class Score:
 
 
 def _short(mutant: str) -> str:
-    """``x_merge__mutmut_3`` of ``aidlc_review.review.grouping.x_merge__mutmut_3``: the name
-    without its module path, which a move of the module into a subfolder does not change."""
+    """``x_merge__mutmut_3`` of ``aidlc_review.review.findings.grouping.x_merge__mutmut_3``:
+    the name without its module path, which a move of the module into a subfolder does not
+    change."""
     return mutant.rsplit(".", 1)[-1]
 
 

@@ -5,7 +5,7 @@ Run by hand (not part of the test suite):
     .venv/bin/python bench/review/bench_verify.py [--sizes 10 100] [--repeat 3]
 
 Every gate (``review gate``, ``verify``, the verify hook, ``review summary``, Bolt's
-finalize) now re-runs the unit's sensors on the claimed bytes (``review/proof.py``). For
+finalize) now re-runs the unit's sensors on the claimed bytes (``review/record/proof.py``). For
 each size N the workspace of ``bench_review.py`` is generated, reviewed once (untimed),
 and then timed:
 

@@ -2,7 +2,7 @@
 
 A finding blocks approval iff it is open (not resolved, not pre-existing), its severity is
 in ``BLOCKING`` and no waiver in force covers it (``blocks_verdict``). The review's
-verdict (``review.verdict``), the findings-schema sensor's consistency check, CI summaries
+verdict (``review.findings.verdict``), the findings-schema sensor's consistency check, CI summaries
 and Bolt all take the rule from here.
 """
 

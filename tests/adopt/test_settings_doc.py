@@ -13,8 +13,8 @@ import jsonschema
 
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
-from aidlc_review.review.schemas import MANIFEST_SCHEMA, SETTINGS_SCHEMA, load_schema
-from aidlc_review.review.workspace_settings import WorkspaceSettings
+from aidlc_review.review.inputs.workspace_settings import WorkspaceSettings
+from aidlc_review.review.record.schemas import MANIFEST_SCHEMA, SETTINGS_SCHEMA, load_schema
 from tests.adopt.test_init import _project
 
 DOC = PROJECT_ROOT / "docs" / "settings.md"

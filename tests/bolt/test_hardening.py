@@ -9,7 +9,7 @@ from pathlib import Path
 from aidlc_review.bolt.state import SEAL_KEY, SEAL_LABEL, UnitStatus
 from aidlc_review.cli.main import main
 from aidlc_review.fsio import canonical_json
-from aidlc_review.review.seal import sign
+from aidlc_review.review.record.seal import sign
 from tests.bolt.conftest import git
 
 

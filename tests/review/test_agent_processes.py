@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from aidlc_review.review.agents import parse_agent, run_command_agent
+from aidlc_review.review.agents.adapters import parse_agent, run_command_agent
 
 LEAVES_A_CHILD = (
     "import subprocess, sys\n"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.annotations import escape_data, escape_property, render_annotations
-from aidlc_review.review.models import FindingsDocument
+from aidlc_review.review.record.models import FindingsDocument
+from aidlc_review.review.report.annotations import escape_data, escape_property, render_annotations
 from tests.review.workspace import (
     FAKE_KEY,
     LEAKY,

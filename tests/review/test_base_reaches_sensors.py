@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from aidlc_review.review.api import ReviewRequest, run_review
+from aidlc_review.review.run.api import ReviewRequest, run_review
 from tests.review.workspace import CLEAN, PYPROJECT, UNIT, findings_doc, git, make_workspace
 
 APP = "src/orders/app.py"

@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 from aidlc_review.cli.main import main
-from aidlc_review.review import engine
-from aidlc_review.review.brief import finding_view, reviewer_brief
-from aidlc_review.review.kept_source import as_text
-from aidlc_review.review.models import Finding
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.render import render
-from aidlc_review.review.unit import UnitContext
+from aidlc_review.review.agents.brief import finding_view, reviewer_brief
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.unit import UnitContext
+from aidlc_review.review.record.models import Finding
+from aidlc_review.review.report.render import render
+from aidlc_review.review.run import engine
+from aidlc_review.review.source.kept_source import as_text
 from tests.review.workspace import (
     CALC_BUG,
     CALC_FIXED,

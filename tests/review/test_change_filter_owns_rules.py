@@ -1,11 +1,12 @@
-"""Spec of ``review.change_filter`` at its edges: which open findings the unit's change owns.
+"""Spec of ``review.findings.change_filter`` at its edges: which open findings the unit's
+change owns.
 Pure (``make mutation``): changes and findings in memory; the git side is tested by the
 real reviews of ``test_change_filter.py``."""
 
 from __future__ import annotations
 
-from aidlc_review.review.change_filter import DIFF_CONTEXT, Change, FilterMode, classify
-from aidlc_review.review.models import Finding, Location
+from aidlc_review.review.findings.change_filter import DIFF_CONTEXT, Change, FilterMode, classify
+from aidlc_review.review.record.models import Finding, Location
 
 APP = "src/app.py"
 

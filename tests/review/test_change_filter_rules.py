@@ -1,13 +1,14 @@
-"""Spec of ``review.change_filter``: which findings the unit's change owns, per filter mode,
+"""Spec of ``review.findings.change_filter``: which findings the unit's change owns, per
+filter mode,
 what is never pre-existing, and that a classification is derived again, never read back.
 Pure: no git, no sensor (the real reviews are in ``test_change_filter.py``)."""
 
 from __future__ import annotations
 
-from aidlc_review.review.change_filter import Change, classify
-from aidlc_review.review.consistency import _stored_verdicts, contradictions
-from aidlc_review.review.models import Finding, FindingsDocument, Location
-from aidlc_review.review.recompute import merge_recomputed
+from aidlc_review.review.findings.change_filter import Change, classify
+from aidlc_review.review.record.consistency import _stored_verdicts, contradictions
+from aidlc_review.review.record.models import Finding, FindingsDocument, Location
+from aidlc_review.review.record.recompute import merge_recomputed
 from tests.review.workspace import UNIT
 
 APP = "src/orders/app.py"

@@ -1,13 +1,13 @@
-"""Spec of ``review.consistency``: a findings document that disagrees with itself or with
+"""Spec of ``review.record.consistency``: a findings document that disagrees with itself or with
 its receipt is named for each disagreement. Pure (``make mutation``): documents in memory."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from aidlc_review.review.change_filter import Change
-from aidlc_review.review.consistency import contradictions
-from aidlc_review.review.models import (
+from aidlc_review.review.findings.change_filter import Change
+from aidlc_review.review.record.consistency import contradictions
+from aidlc_review.review.record.models import (
     Finding,
     FindingsDocument,
     Location,
@@ -16,7 +16,7 @@ from aidlc_review.review.models import (
     ReviewerRecord,
     Waiver,
 )
-from aidlc_review.review.receipt import findings_digest
+from aidlc_review.review.record.receipt import findings_digest
 
 DIGEST = "sha256:" + "0" * 64
 APP = "src/app.py"

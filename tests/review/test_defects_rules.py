@@ -1,8 +1,10 @@
-"""Spec of ``review.defects``: which rule codes name one defect. Pure (``make mutation``)."""
+"""Spec of ``review.findings.defects``: which rule codes name one defect.
+
+Pure (``make mutation``)."""
 
 from __future__ import annotations
 
-from aidlc_review.review.defects import (
+from aidlc_review.review.findings.defects import (
     BROKEN_TEST_RUN,
     SECRET,
     SWALLOWED_EXCEPTION,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.errors import ValidationFailed
-from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.review.inputs.workspace_settings import load_settings
 
 
 def settings_file(tmp_path: Path, body: str) -> Path:

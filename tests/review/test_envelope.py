@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from aidlc_review.review.answer import validate_answer
-from aidlc_review.review.envelope import MAX_STDOUT_BYTES, unwrap
+from aidlc_review.review.agents.answer import validate_answer
+from aidlc_review.review.agents.envelope import MAX_STDOUT_BYTES, unwrap
 
 ANSWER = {"verdict": "READY", "summary": "Looks fine.", "findings": []}
 ANSWER_TEXT = json.dumps(ANSWER)

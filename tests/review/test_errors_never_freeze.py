@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.engine import UNVERIFIED_ADVICE
+from aidlc_review.review.run.engine import UNVERIFIED_ADVICE
 from tests.review.workspace import PYPROJECT, findings_doc, make_workspace, review_args
 
 CALC = "def mean(values: list[float]) -> float:\n    return sum(values) / len(values)\n"

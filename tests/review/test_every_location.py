@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.ledger import Observation, merge
+from aidlc_review.review.findings.ledger import Observation, merge
 from tests.review.workspace import findings_doc, make_workspace, report_text, review_args, write
 
 PATH = "src/orders/jobs.py"

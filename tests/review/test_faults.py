@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.store import load_document
+from aidlc_review.review.record.store import load_document
 from tests.review.workspace import (
     CLEAN,
     LINT_ERROR,

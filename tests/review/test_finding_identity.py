@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.answer import validate_answer
-from aidlc_review.review.ledger import merge, resolutions, reviewer_observations
-from aidlc_review.review.matching import SIMILARITY, similarity
-from aidlc_review.review.models import ReviewerAnswer
+from aidlc_review.review.agents.answer import validate_answer
+from aidlc_review.review.findings.ledger import merge, resolutions, reviewer_observations
+from aidlc_review.review.findings.matching import SIMILARITY, similarity
+from aidlc_review.review.record.models import ReviewerAnswer
 from tests.review.workspace import UNIT, make_workspace, report_text
 
 PATH = "src/app.py"

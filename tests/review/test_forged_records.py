@@ -17,8 +17,8 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.hooks.stale import stale_units
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.seal import seal, state_dir
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.record.seal import seal, state_dir
 from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,
@@ -205,8 +205,8 @@ def test_a_resealed_document_that_drops_a_sensor_finding_is_caught_by_recomputat
     assert main(review_args(ws)) == 1
 
     def drop_findings(doc: dict) -> None:
-        from aidlc_review.review.models import Pass
-        from aidlc_review.review.receipt import findings_digest
+        from aidlc_review.review.record.models import Pass
+        from aidlc_review.review.record.receipt import findings_digest
 
         doc["passes"][-1]["findings"] = []
         doc["verdict"] = doc["passes"][-1]["verdict"] = doc["receipt"]["verdict"] = "READY"
@@ -231,8 +231,8 @@ def test_a_waiver_written_on_a_secret_is_not_honoured_at_any_gate(
     assert main(review_args(ws)) == 1
 
     def waive_everything(doc: dict) -> None:
-        from aidlc_review.review.models import Pass, Waiver
-        from aidlc_review.review.receipt import findings_digest
+        from aidlc_review.review.record.models import Pass, Waiver
+        from aidlc_review.review.record.receipt import findings_digest
 
         doc["waivers"] = [
             {

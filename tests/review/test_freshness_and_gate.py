@@ -7,7 +7,7 @@ import json
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.verify import verify_review
+from aidlc_review.review.record.verify import verify_review
 from tests.review.workspace import (
     CLEAN,
     UNIT,

@@ -1,9 +1,9 @@
-"""Spec of ``review.grouping``'s fold: a test run broken by a name that is gone and the
+"""Spec of ``review.findings.grouping``'s fold: a test run broken by a name that is gone and the
 static finding naming it are one defect, standing where the unit's change is."""
 
 from __future__ import annotations
 
-from aidlc_review.review.grouping import group_hits
+from aidlc_review.review.findings.grouping import group_hits
 from tests.review.test_grouping_rules import hit
 
 APP = "src/shop/__init__.py"

@@ -1,4 +1,4 @@
-"""Spec of ``review.grouping``, what one grouped finding holds: its key and fingerprint,
+"""Spec of ``review.findings.grouping``, what one grouped finding holds: its key and fingerprint,
 which hit leads, every line once (messages only when they differ), the evidence sentence,
 and a broken test run's wording and place. Pure (``make mutation``): observations in memory."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 
-from aidlc_review.review.grouping import group_hits, group_key, parse_location
-from aidlc_review.review.models import Location
-from aidlc_review.review.observation import Observation
+from aidlc_review.review.findings.grouping import group_hits, group_key, parse_location
+from aidlc_review.review.findings.observation import Observation
+from aidlc_review.review.record.models import Location
 
 PATH = "src/orders/app.py"
 RUN = "the targeted test command exited 1: "

@@ -1,10 +1,10 @@
-"""Spec of ``review.grouping``: one defect is one finding, at its most severe severity."""
+"""Spec of ``review.findings.grouping``: one defect is one finding, at its most severe severity."""
 
 from __future__ import annotations
 
-from aidlc_review.review.grouping import NAMED_TESTS, group_hits, group_key
-from aidlc_review.review.ledger import merge
-from aidlc_review.review.observation import Observation
+from aidlc_review.review.findings.grouping import NAMED_TESTS, group_hits, group_key
+from aidlc_review.review.findings.ledger import merge
+from aidlc_review.review.findings.observation import Observation
 
 PATH = "src/orders/app.py"
 
@@ -175,7 +175,7 @@ def test_a_broken_test_run_keeps_its_id_when_other_tests_fail_and_wherever_it_is
 
 
 def test_a_secret_scan_that_could_not_look_is_not_a_secret_finding() -> None:
-    from aidlc_review.review.defects import defect_class, is_secret
+    from aidlc_review.review.findings.defects import defect_class, is_secret
 
     for rule in ("too-large", "timed-out", "secret-scan/unverified"):
         assert defect_class(rule, "secret-scan") is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.ledger import Observation, merge
+from aidlc_review.review.findings.ledger import Observation, merge
 from tests.review.workspace import (
     CLEAN,
     UNIT,

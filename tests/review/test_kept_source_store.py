@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.freeze import Frozen, source_fingerprint
-from aidlc_review.review.kept_prune import MARKER, prune
-from aidlc_review.review.kept_source import keep_source, kept_source, store_dir
+from aidlc_review.review.source.freeze import Frozen, source_fingerprint
+from aidlc_review.review.source.kept_prune import MARKER, prune
+from aidlc_review.review.source.kept_source import keep_source, kept_source, store_dir
 from tests.review.workspace import (
     UNIT,
     make_workspace,

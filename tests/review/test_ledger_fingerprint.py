@@ -6,7 +6,7 @@ The fingerprint blanks numbers so the same finding keeps its CR-NNN ID.
 
 from __future__ import annotations
 
-from aidlc_review.review.ledger import reviewer_fingerprint
+from aidlc_review.review.findings.ledger import reviewer_fingerprint
 
 
 def test_numbers_in_the_wording_do_not_change_the_fingerprint():

@@ -1,11 +1,11 @@
-"""Spec of ``review.matching``: reworded reviewer findings pair one-to-one, best first,
+"""Spec of ``review.findings.matching``: reworded reviewer findings pair one-to-one, best first,
 and quoted identifiers may differ (or be left out) without breaking a pair."""
 
 from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from aidlc_review.review.matching import SIMILARITY, normalized, pair_by_text, similarity
+from aidlc_review.review.findings.matching import SIMILARITY, normalized, pair_by_text, similarity
 
 PATH = "src/orders/app.py"
 

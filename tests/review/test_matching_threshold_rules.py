@@ -1,9 +1,9 @@
-"""Spec of ``review.matching`` at its edges: the threshold is inclusive, and an earlier
+"""Spec of ``review.findings.matching`` at its edges: the threshold is inclusive, and an earlier
 finding of another file or category is skipped, not the end of the search. Pure."""
 
 from __future__ import annotations
 
-from aidlc_review.review.matching import SIMILARITY, pair_by_text, similarity
+from aidlc_review.review.findings.matching import SIMILARITY, pair_by_text, similarity
 
 PATH = "src/orders/app.py"
 

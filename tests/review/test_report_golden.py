@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.fsio import dump_json
-from aidlc_review.review.ledger import Observation, merge
-from aidlc_review.review.models import Check, FindingsDocument, Pass, ReviewerRecord
-from aidlc_review.review.report import render_report
-from aidlc_review.review.sarif import sarif_log
+from aidlc_review.review.findings.ledger import Observation, merge
+from aidlc_review.review.record.models import Check, FindingsDocument, Pass, ReviewerRecord
+from aidlc_review.review.report.markdown import render_report
+from aidlc_review.review.report.sarif import sarif_log
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FP = "sha256:" + "ab" * 32

@@ -121,8 +121,8 @@ def test_a_bad_audit_line_is_named_by_file_and_line(
 
 
 def test_two_copies_kept_in_one_second_are_both_kept(tmp_path: Path) -> None:
-    from aidlc_review.review.api import keep_aside
-    from aidlc_review.review.paths import RecordPaths
+    from aidlc_review.review.inputs.paths import RecordPaths
+    from aidlc_review.review.run.api import keep_aside
 
     ws = _reviewed(tmp_path)
     paths = RecordPaths.resolve(ws, UNIT)

@@ -8,7 +8,7 @@ from pathlib import Path
 from jsonschema import Draft4Validator, Draft202012Validator
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.schemas import (
+from aidlc_review.review.record.schemas import (
     ANSWER_SCHEMA,
     FINDINGS_SCHEMA,
     REGENERATE,
@@ -31,7 +31,9 @@ SARIF_SCHEMA = (
 
 
 def test_the_committed_schemas_match_the_models():
-    assert drifted() == [], f"schemas drifted from review/models.py; regenerate with: {REGENERATE}"
+    assert drifted() == [], (
+        f"schemas drifted from review/record/models.py; regenerate with: {REGENERATE}"
+    )
 
 
 def test_a_real_findings_document_validates_and_its_verdicts_agree(tmp_path, capsys):
@@ -105,8 +107,8 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema(tmp_path, capsys)
 def test_a_finding_without_a_line_or_a_file_is_located_and_still_valid(tmp_path, capsys):
     """Code scanning shows no result without a file and a start line: a file-level finding
     sits at line 1 of its file, a unit-level one at line 1 of the unit's manifest."""
-    from aidlc_review.review.models import FindingsDocument
-    from aidlc_review.review.sarif import sarif_log
+    from aidlc_review.review.record.models import FindingsDocument
+    from aidlc_review.review.report.sarif import sarif_log
 
     ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
     main(review_args(ws))

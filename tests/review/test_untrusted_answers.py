@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.answer import validate_answer
+from aidlc_review.review.agents.answer import validate_answer
 from tests.review.workspace import CLEAN, findings_doc, make_workspace, review_args, script_agent
 
 FINDING = {

@@ -11,7 +11,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.intent import active_intent_record
+from aidlc_review.review.inputs.intent import active_intent_record
 from tests.review.workspace import CLEAN, LINT_ERROR, UNIT, git, make_workspace
 
 INTENT = "aidlc/spaces/default/intents/261201-orders"

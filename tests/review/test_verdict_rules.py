@@ -1,10 +1,10 @@
-"""Spec of ``review.verdict``: NOT-READY iff an open critical or major finding no waiver
+"""Spec of ``review.findings.verdict``: NOT-READY iff an open critical or major finding no waiver
 covers. Pure: no sensors, no subprocess (the mutation run of ``make mutation`` runs it)."""
 
 from __future__ import annotations
 
-from aidlc_review.review.models import Finding
-from aidlc_review.review.verdict import NOT_READY, READY, blocking, decide
+from aidlc_review.review.findings.verdict import NOT_READY, READY, blocking, decide
+from aidlc_review.review.record.models import Finding
 
 
 def finding(n: int, severity: str = "major", status: str = "open") -> Finding:

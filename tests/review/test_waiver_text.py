@@ -14,7 +14,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.waiver_text import BY_CHARS, REASON_CHARS, check_waiver_text
+from aidlc_review.review.record.waiver_text import BY_CHARS, REASON_CHARS, check_waiver_text
 from tests.review.workspace import (
     FAKE_KEY,
     LINT_ERROR,

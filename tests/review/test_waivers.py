@@ -8,13 +8,13 @@ from datetime import date, timedelta
 import pytest
 
 from aidlc_review.cli.main import main
-from aidlc_review.review.models import FindingsDocument
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.receipt import with_waivers_digested
-from aidlc_review.review.sarif import sarif_log
-from aidlc_review.review.seal import seal
-from aidlc_review.review.store import document_json, receipt_json
-from aidlc_review.review.waivers import with_waivers
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.record.models import FindingsDocument
+from aidlc_review.review.record.receipt import with_waivers_digested
+from aidlc_review.review.record.seal import seal
+from aidlc_review.review.record.store import document_json, receipt_json
+from aidlc_review.review.record.waivers import with_waivers
+from aidlc_review.review.report.sarif import sarif_log
 from aidlc_review.sensors.findings_schema import verdict_mismatches
 from tests.review.workspace import LEAKY, LINT_ERROR, UNIT, make_workspace
 

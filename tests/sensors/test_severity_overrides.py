@@ -12,7 +12,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.errors import ValidationFailed
-from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from tests.review.workspace import PYPROJECT, UNIT, findings_doc, git, make_workspace, review_args
 
 ALLOWED = """

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.source_manifest import claimed_files, manifest_for_paths
-from aidlc_review.review.workspace_settings import TABLE, load_settings
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.source_manifest import claimed_files, manifest_for_paths
+from aidlc_review.review.inputs.workspace_settings import TABLE, load_settings
 
 TEST_COMMAND = "python -m pytest -q"
 PYTEST_CONFIGS = ("pytest.ini", "tox.ini", "setup.cfg", "conftest.py")

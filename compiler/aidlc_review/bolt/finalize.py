@@ -12,7 +12,7 @@
    ``*.json``, not executable) may change: that directory is merged without being claimed,
    so it must not carry anything that runs.
 3. The one verification every approving or merging path calls
-   (``review.verify.verify_review``) passes on the worktree: the review is fresh, and a unit
+   (``review.record.verify.verify_review``) passes on the worktree: the review is fresh, and a unit
    that would merge without a person is READY as that verification decides, whatever the
    documents say. Its every reason is a refusal.
 
@@ -118,7 +118,7 @@ def _verification(worktree: Path, unit: str, verdict: str | None) -> list[str]:
     """Why the one verification refuses the unit's review in its worktree. READY is asked
     of a unit that merges without a person; a held one only merges when a person approves
     it at the gate, so for it only freshness is."""
-    from aidlc_review.review.verify import verify_review
+    from aidlc_review.review.record.verify import verify_review
 
     try:
         reasons = verify_review(worktree, unit, ready=verdict == "READY")
@@ -131,8 +131,8 @@ def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | 
     """The terminal receipt of the current attempt, checked against its own findings."""
     from pydantic import ValidationError
 
-    from aidlc_review.review.models import FindingsDocument
-    from aidlc_review.review.receipt import findings_digest
+    from aidlc_review.review.record.models import FindingsDocument
+    from aidlc_review.review.record.receipt import findings_digest
 
     if raw is None:
         return None, f"no review findings at {findings_path}"
@@ -157,7 +157,7 @@ def _claims(manifest_raw: bytes) -> list[str]:
     every changed path is unclaimed and finalize refuses (it fails closed)."""
     from pydantic import ValidationError
 
-    from aidlc_review.review.source_manifest import ManifestFile
+    from aidlc_review.review.inputs.source_manifest import ManifestFile
 
     try:
         document = ManifestFile.model_validate_json(manifest_raw)

@@ -28,8 +28,8 @@ from aidlc_review.bolt.state import (
     StateStore,
 )
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.audit import decider, utc_now
-from aidlc_review.review.gate import decide_gate
+from aidlc_review.review.record.audit import decider, utc_now
+from aidlc_review.review.run.gate import decide_gate
 
 REOPENABLE = ("held", "merged", "refused", "conflict", "reviewed")
 
@@ -156,7 +156,7 @@ def _unblock(store: StateStore, name: str) -> None:
 
 def _approve_stage_level(store: StateStore, remaining: list[str], by: str) -> None:
     """Zero units: the stage-level review is approved in the runtime's own record."""
-    from aidlc_review.review.gate import GateRefused
+    from aidlc_review.review.run.gate import GateRefused
 
     try:
         note = f"bolt {store.state.id8}"

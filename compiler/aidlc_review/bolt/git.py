@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aidlc_review.errors import AidlcError, InvalidInput
-from aidlc_review.review.seal import forget_workspace
+from aidlc_review.review.record.seal import forget_workspace
 
 # Used only when neither git config nor the environment names an identity, so a run on a
 # fresh machine can still record its squash commits.

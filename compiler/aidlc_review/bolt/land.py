@@ -19,7 +19,7 @@ its review stay in the unit's worktree (``.aidlc/worktrees/bolt-<unit>``, branch
 - upstream's own ``aidlc-worktree.ts merge --strategy squash`` merges it (its audit row,
   its commit, its removal of worktree and branch);
 - the main workspace must then hold the reviewed bytes, and ``review verify --ready``
-  hold there: a record from a worktree is proven from the bytes (``review.proof``).
+  hold there: a record from a worktree is proven from the bytes (``review.record.proof``).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from filelock import FileLock, Timeout
 from aidlc_review.bolt.git import Git
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput, LockBusy
 from aidlc_review.fsio import sha256_bytes, sha256_file
-from aidlc_review.review.freeze import TOOL_LEFTOVERS
-from aidlc_review.review.git_drift import UPSTREAM_WORKTREES
-from aidlc_review.review.intent import upstream_harness
-from aidlc_review.review.models import Receipt
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.seal import forget_workspace
-from aidlc_review.review.store import load_receipt
-from aidlc_review.review.verify import verify_review
+from aidlc_review.review.inputs.intent import upstream_harness
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.record.models import Receipt
+from aidlc_review.review.record.seal import forget_workspace
+from aidlc_review.review.record.store import load_receipt
+from aidlc_review.review.record.verify import verify_review
+from aidlc_review.review.source.freeze import TOOL_LEFTOVERS
+from aidlc_review.review.source.git_drift import UPSTREAM_WORKTREES
 from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
 
 WORKTREE_TOOL = "aidlc-worktree.ts"

@@ -32,7 +32,7 @@ Workspace: `{workspace}` (work only inside it{branch_note}).
 
 
 def check_agents(developer: str, reviewer: str, repairer: str) -> None:
-    from aidlc_review.review.agents import parse_agent
+    from aidlc_review.review.agents.adapters import parse_agent
 
     parse_agent(developer, "--developer", ())
     parse_agent(reviewer, "--reviewer", ("builtin",))
@@ -48,7 +48,7 @@ def manifest_path(workspace: Path, unit: str | None) -> Path:
 
 def run_developer(store: StateStore, name: str, workspace: Path) -> str | None:
     """Run the developer agent in ``workspace``; the reason it failed, or None."""
-    from aidlc_review.review.agents import agent_env, parse_agent, run_command_agent
+    from aidlc_review.review.agents.adapters import agent_env, parse_agent, run_command_agent
 
     state = store.state
     unit = None if name == STAGE_LEVEL else name
@@ -94,7 +94,7 @@ def _brief(store: StateStore, unit: str | None, workspace: Path, manifest: Path)
 
 def review_unit(store: StateStore, name: str, say: Callable[[str], None]) -> None:
     """Run the autonomous review loop for one unit (or the stage) and record its outcome."""
-    from aidlc_review.review.api import ReviewRequest, run_review
+    from aidlc_review.review.run.api import ReviewRequest, run_review
 
     state = store.state
     unit_state = state.units[name]

@@ -5,9 +5,9 @@ In upstream's swarm each unit is reviewed in its worktree and lands with its rec
 still approves the stage only on a ``REVIEW_COMPLETED`` row per unit recorded after the stage
 started, and the rows the worktree reviews wrote were merged in before it. ``settle_reviews``
 proves every unit of the intent from the bytes here (``review verify --ready``) and, only
-when every one holds, records upstream's reviewer receipt for each (``review.upstream_receipt``,
-the plugin's one writer of them). If one does not hold, nothing is recorded: the stage cannot
-be approved, and each unit's reasons say why.
+when every one holds, records upstream's reviewer receipt for each
+(``review.record.upstream_receipt``, the plugin's one writer of them). If one does not hold,
+nothing is recorded: the stage cannot be approved, and each unit's reasons say why.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.install.ledger import read_ledger
-from aidlc_review.review.intent import upstream_harness
-from aidlc_review.review.paths import RecordPaths, default_record
-from aidlc_review.review.store import load_document
-from aidlc_review.review.upstream_receipt import record_upstream_review
-from aidlc_review.review.verify import verify_review
+from aidlc_review.review.inputs.intent import upstream_harness
+from aidlc_review.review.inputs.paths import RecordPaths, default_record
+from aidlc_review.review.record.store import load_document
+from aidlc_review.review.record.upstream_receipt import record_upstream_review
+from aidlc_review.review.record.verify import verify_review
 from aidlc_review.upstream.tools import find_bun
 
 CONSTRUCTION_STAGES = "aidlc-common/stages/construction"

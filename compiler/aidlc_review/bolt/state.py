@@ -164,7 +164,7 @@ class StateStore:
     The agents run in worktrees of this repository and can reach its ``.git`` directory,
     so the state (which says what is merged and what the gate may approve) carries a seal:
     an HMAC under the machine's review key kept outside the workspace
-    (``review.seal``). A state file whose seal does not match is refused, never used.
+    (``review.record.seal``). A state file whose seal does not match is refused, never used.
     """
 
     def __init__(self, path: Path, state: RunState):
@@ -221,7 +221,7 @@ class StateStore:
 
 def sealed_json(state: RunState) -> str:
     """The state file's text: the state and, last, its seal."""
-    from aidlc_review.review.seal import sign
+    from aidlc_review.review.record.seal import sign
 
     data = state.model_dump(mode="json")
     data["units"] = dict(sorted(data["units"].items()))
@@ -273,7 +273,7 @@ def read_state(path: Path, raw: bytes) -> RunState:
 def _check_seal(path: Path, data: dict[str, Any]) -> None:
     import hmac
 
-    from aidlc_review.review.seal import sign
+    from aidlc_review.review.record.seal import sign
 
     recorded = data.pop(SEAL_KEY, None)
     workspace = data.get("workspace")

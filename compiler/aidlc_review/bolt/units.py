@@ -25,10 +25,10 @@ from aidlc_review.harness.frontmatter import (
     to_plain,
     too_deep,
 )
-from aidlc_review.review.paths import UNIT_NAME
+from aidlc_review.review.inputs.paths import UNIT_NAME
 from aidlc_review.typed_load import check, did_you_mean, show, validate
 
-# Unit names (``review.paths.UNIT_NAME``) become branch names (``bolt-<id8>_<unit>``) and
+# Unit names (``review.inputs.paths.UNIT_NAME``) become branch names (``bolt-<id8>_<unit>``) and
 # directory names.
 # Within those characters, what git refuses in a ref name (git-check-ref-format(1)): a run
 # with such a unit could never create its branch, so it could never finish.

@@ -3,7 +3,7 @@
 Each unit's entry carries the same facts Bolt's aggregate gate shows for it
 (``bolt.gate.summary``): verdict, attempt, passes used and the open findings, so a matrix
 of CI jobs settles to the gate one machine's Bolt run would show. The verdict is not the
-document's: each is proven against the checkout the gate runs in (``review.proof``), and
+document's: each is proven against the checkout the gate runs in (``review.record.proof``), and
 why a unit is not READY (``reasons``) and what could not be checked (``unproven``) are said.
 """
 
@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.models import Finding, FindingsDocument
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.proof import Proof, prove_unit
-from aidlc_review.review.store import load_document
-from aidlc_review.review.verdict import NOT_READY, READY
+from aidlc_review.review.findings.verdict import NOT_READY, READY
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.record.models import Finding, FindingsDocument
+from aidlc_review.review.record.proof import Proof, prove_unit
+from aidlc_review.review.record.store import load_document
 
 FINDINGS_FILE = "code-review-findings.json"
 STAGE_LEVEL = "(stage)"
@@ -52,7 +52,7 @@ def unit_entry(
 ) -> dict[str, Any]:
     """One unit's outcome, proven against ``workspace`` (the checkout CI built): the
     document is another job's, so the claimed bytes, the sensors and the verdict are
-    recomputed here (``review.proof``); what it merely says is never READY."""
+    recomputed here (``review.record.proof``); what it merely says is never READY."""
     paths = RecordPaths.resolve(workspace, doc.unit, record, None)
     proof = prove_unit(paths, today=today, document=path.read_bytes())
     return {

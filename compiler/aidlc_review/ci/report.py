@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.fsio import dump_json, write_atomic
-from aidlc_review.review.models import FindingsDocument
-from aidlc_review.review.sarif import sarif_log
+from aidlc_review.review.record.models import FindingsDocument
+from aidlc_review.review.report.sarif import sarif_log
 
 
 def render_markdown(gate: dict[str, Any]) -> str:

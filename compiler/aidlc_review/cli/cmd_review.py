@@ -192,7 +192,7 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], lines: list[str]) -> N
 
 
 def _request(args: argparse.Namespace, **extra: Any) -> Any:
-    from aidlc_review.review.api import ReviewRequest
+    from aidlc_review.review.run.api import ReviewRequest
 
     return ReviewRequest(
         workspace=args.workspace,
@@ -242,7 +242,7 @@ def _outcome_json(outcome: Any) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from aidlc_review.review.api import run_review
+    from aidlc_review.review.run.api import run_review
 
     check_output_file(args.sarif, "--sarif")
     check_review_outputs({"--sarif": args.sarif}, *_unit_of(args))
@@ -261,7 +261,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    from aidlc_review.review.host import start_review
+    from aidlc_review.review.run.host import start_review
 
     started = start_review(_request(args), _progress)
     data = {
@@ -276,7 +276,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    from aidlc_review.review.host import submit_review
+    from aidlc_review.review.run.host import submit_review
 
     check_output_file(args.sarif, "--sarif")
     check_input_file(args.answer, "--answer")
@@ -293,8 +293,8 @@ def _submit(args: argparse.Namespace) -> int:
         by=args.by,
     )
     if args.sarif is not None:
-        from aidlc_review.review.sarif import write_sarif
-        from aidlc_review.review.store import load_document
+        from aidlc_review.review.record.store import load_document
+        from aidlc_review.review.report.sarif import write_sarif
 
         document = load_document(outcome.findings_path)
         assert document is not None
@@ -305,7 +305,7 @@ def _submit(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from aidlc_review.review.api import review_status
+    from aidlc_review.review.run.api import review_status
 
     status = review_status(args.workspace, args.unit, args.record, args.manifest)
     lines = [f"state: {status['state']}"]
@@ -322,7 +322,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _reset(args: argparse.Namespace) -> int:
-    from aidlc_review.review.api import reset_review
+    from aidlc_review.review.run.api import reset_review
 
     outcome = reset_review(args.workspace, args.unit, args.record, args.manifest, by=args.by)
     whose = outcome.unit or "the stage"
@@ -339,7 +339,7 @@ def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
 def _refuse_unknown_unit(args: argparse.Namespace, unit: str | None) -> None:
     """A misspelt unit has neither a manifest nor a review: not a fresh review (exit 2)."""
     from aidlc_review.errors import InvalidInput
-    from aidlc_review.review.paths import RecordPaths, missing_manifest
+    from aidlc_review.review.inputs.paths import RecordPaths, missing_manifest
 
     paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
     if not paths.manifest.exists() and not paths.findings.exists():
@@ -347,7 +347,7 @@ def _refuse_unknown_unit(args: argparse.Namespace, unit: str | None) -> None:
 
 
 def _fresh_line(args: argparse.Namespace, unit: str | None) -> str:
-    from aidlc_review.review.paths import RecordPaths
+    from aidlc_review.review.inputs.paths import RecordPaths
 
     paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
     if paths.findings.is_file():
@@ -356,7 +356,7 @@ def _fresh_line(args: argparse.Namespace, unit: str | None) -> str:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from aidlc_review.review.verify import verify_unit
+    from aidlc_review.review.record.verify import verify_unit
 
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
     _refuse_unknown_unit(args, unit)
@@ -395,7 +395,7 @@ def _branch_unit(workspace: Path) -> str:
 
 
 def _gate(args: argparse.Namespace) -> int:
-    from aidlc_review.review.gate import decide_gate
+    from aidlc_review.review.run.gate import decide_gate
 
     outcome = decide_gate(
         args.workspace,
@@ -423,7 +423,7 @@ def _gate(args: argparse.Namespace) -> int:
     findings = _finding_lines(outcome.open_findings, outcome.waived)
     if outcome.decision == "approve" and findings:
         line += f" with {len(findings)} open finding(s):"
-    from aidlc_review.review.api import review_resets
+    from aidlc_review.review.run.api import review_resets
 
     data["resets"] = resets = review_resets(args.workspace, args.unit, args.record, args.manifest)
     shown = [line, *findings] if outcome.decision == "approve" else [line]

@@ -134,7 +134,7 @@ def _add_run_settings(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace, workspace: Path) -> dict[str, Any]:
-    from aidlc_review.review.workspace_settings import load_settings
+    from aidlc_review.review.inputs.workspace_settings import load_settings
 
     overrides = load_settings(workspace).severity  # the rule table as the review tunes it
     chosen = {
@@ -189,7 +189,7 @@ def _describe(manifest: Any) -> dict[str, Any]:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
+    from aidlc_review.review.inputs.source_manifest import claimed_files, read_source_manifest
     from aidlc_review.sensors import run_sensors
     from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
 
@@ -217,7 +217,7 @@ def _print_result(result: Any) -> None:
 
 def run_fire(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
-    from aidlc_review.review.source_manifest import (
+    from aidlc_review.review.inputs.source_manifest import (
         claimed_files,
         manifest_for_paths,
         read_source_manifest,

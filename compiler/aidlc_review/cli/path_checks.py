@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from aidlc_review.errors import InvalidInput, UsageError
 
 if TYPE_CHECKING:
-    from aidlc_review.review.paths import RecordPaths
+    from aidlc_review.review.inputs.paths import RecordPaths
 
 
 def check_output_file(path: Path | None, option: str) -> None:
@@ -85,7 +85,7 @@ def check_review_outputs(
     """The review's output options overwrite nothing the unit's review reads or keeps."""
     if all(path is None for path in outputs.values()):
         return
-    from aidlc_review.review.paths import RecordPaths
+    from aidlc_review.review.inputs.paths import RecordPaths
 
     check_not_kept(outputs, review_kept(RecordPaths.resolve(workspace, unit, record, manifest)))
 
@@ -97,7 +97,7 @@ def check_summary_outputs(
     workspace's reviews keep."""
     if all(path is None for path in outputs.values()):
         return
-    from aidlc_review.review.paths import FINDINGS_FILE, RecordPaths
+    from aidlc_review.review.inputs.paths import FINDINGS_FILE, RecordPaths
 
     found = [path for folder in sources if folder.is_dir() for path in folder.rglob(FINDINGS_FILE)]
     paths = RecordPaths.resolve(workspace, None, record)
@@ -107,8 +107,8 @@ def check_summary_outputs(
 def review_kept(paths: RecordPaths, *, strict: bool = True) -> list[Kept]:
     """What a unit's review reads or keeps, the most particular first (``strict``: the
     unit's own source manifest must be readable)."""
-    from aidlc_review.review.paths import ENGINE_DIR
-    from aidlc_review.review.seal import state_dir
+    from aidlc_review.review.inputs.paths import ENGINE_DIR
+    from aidlc_review.review.record.seal import state_dir
 
     engine, record = paths.record / ENGINE_DIR, paths.record
     only = "only the review writes there"
@@ -136,7 +136,7 @@ def _file(path: Path, noun: str, lost: str) -> Kept:
 def _claimed(paths: RecordPaths, strict: bool) -> list[Kept]:
     """Every path a source manifest in the record claims (the unit's own must be readable:
     the review refuses it otherwise; another unit's that is not is left to its review)."""
-    from aidlc_review.review.source_manifest import read_source_manifest
+    from aidlc_review.review.inputs.source_manifest import read_source_manifest
 
     kept = []
     for manifest in paths.all_manifests():
@@ -162,7 +162,7 @@ def _claimed(paths: RecordPaths, strict: bool) -> list[Kept]:
 def findings_kept(found: list[Path]) -> list[Kept]:
     """``review summary``'s inputs: each findings document it reads (and the report and
     receipt beside it), named as found."""
-    from aidlc_review.review.paths import RECEIPT_FILE, REPORT_FILE
+    from aidlc_review.review.inputs.paths import RECEIPT_FILE, REPORT_FILE
 
     kept = []
     for path in found:

@@ -78,9 +78,9 @@ def _as_json(gate: dict[str, Any], docs: Documents, markdown: str) -> str:
 
 def _as_github(gate: dict[str, Any], docs: Documents, markdown: str) -> str:
     """Each unit's open findings (as the gate proved them) and why it is not approvable."""
-    from aidlc_review.review.annotations import render_annotations, render_reasons
-    from aidlc_review.review.models import Finding
-    from aidlc_review.review.placement import unit_anchor
+    from aidlc_review.review.record.models import Finding
+    from aidlc_review.review.report.annotations import render_annotations, render_reasons
+    from aidlc_review.review.report.placement import unit_anchor
 
     shown = []
     for entry in gate["units"]:

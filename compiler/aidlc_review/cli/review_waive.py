@@ -2,7 +2,7 @@
 
 Exit 0 with the verdict the waiver leaves, 1 when the finding may not be waived (a secret,
 a critical security finding), 2 on bad input (nothing written). The waiver's text is checked
-first (``review.waiver_text``), before the unit is resolved, loaded or locked.
+first (``review.record.waiver_text``), before the unit is resolved, loaded or locked.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
     from datetime import date
 
     from aidlc_review.errors import InvalidInput
-    from aidlc_review.review.paths import RecordPaths
-    from aidlc_review.review.waive import waive_finding
-    from aidlc_review.review.waiver_text import check_waiver_text
+    from aidlc_review.review.inputs.paths import RecordPaths
+    from aidlc_review.review.record.waive import waive_finding
+    from aidlc_review.review.record.waiver_text import check_waiver_text
     from aidlc_review.waiver_rule import parse_day
 
     try:

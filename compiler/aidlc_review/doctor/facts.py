@@ -23,7 +23,7 @@ from aidlc_review.harness.review_plan import (
     read_review_plan,
 )
 from aidlc_review.install.ledger import read_ledger
-from aidlc_review.review.intent import active_intent_record, upstream_harness
+from aidlc_review.review.inputs.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.tools import find_tool, tool_version
 from aidlc_review.upstream.tools import find_bun
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.definitions.sensor import SensorManifest
-from aidlc_review.review.paths import RecordPaths
-from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.sensors.context import is_detected
 from aidlc_review.sensors.manifests import load_sensor_manifests
 from aidlc_review.sensors.project_env import Interpreter, command_argv, interpreter_for

@@ -3,7 +3,7 @@
 Upstream approves a reviewer-bearing stage once every unit has a fresh
 ``REVIEW_COMPLETED`` row, whoever wrote it, and its own instructions tell the
 conductor to write them. Installed in an upstream project, this plugin is the
-only writer of code-review's rows (``review.upstream_receipt``), and approval of
+only writer of code-review's rows (``review.record.upstream_receipt``), and approval of
 code-review waits for the plugin's own verification. Before Claude Code runs a
 Bash command this decides, from the command's text (``engine_commands``):
 
@@ -30,7 +30,7 @@ from aidlc_review.hooks.engine_commands import (
     StageCommit,
     engine_intents,
 )
-from aidlc_review.review.paths import SOURCE_STAGE, STAGE, default_record
+from aidlc_review.review.inputs.paths import SOURCE_STAGE, STAGE, default_record
 
 STATE_FILE = "aidlc-state.md"
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
@@ -153,7 +153,7 @@ def intent_units(workspace: Path, record: Path) -> list[str]:
 def _failing_units(project: Path, record: Path) -> dict[str, list[str]]:
     """``{unit: reasons}`` for every unit whose review does not verify READY and fresh."""
     # imported here: every Bash command a conductor runs passes this hook, few need it
-    from aidlc_review.review.verify import verify_review
+    from aidlc_review.review.record.verify import verify_review
 
     units: list[str | None] = list(intent_units(project, record)) or [None]
     failing: dict[str, list[str]] = {}

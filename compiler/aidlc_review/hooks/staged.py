@@ -10,8 +10,8 @@ from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.hooks.units import recorded_units
-from aidlc_review.review.source_manifest import claimed_files, read_source_manifest
-from aidlc_review.review.workspace_settings import load_settings
+from aidlc_review.review.inputs.source_manifest import claimed_files, read_source_manifest
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.sensors import run_sensors
 from aidlc_review.sensors.manifests import load_sensor_manifests, pick_manifests
 from aidlc_review.sensors.results import CheckResult

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from aidlc_review.hooks.units import recorded_units
-from aidlc_review.review.paths import ENGINE_DIR, STAGE, RecordPaths, default_record
-from aidlc_review.review.proof import prove_unit
-from aidlc_review.review.seal import ForgedState
-from aidlc_review.review.verify import proof_reasons
+from aidlc_review.review.inputs.paths import ENGINE_DIR, STAGE, RecordPaths, default_record
+from aidlc_review.review.record.proof import prove_unit
+from aidlc_review.review.record.seal import ForgedState
+from aidlc_review.review.record.verify import proof_reasons
 
 
 def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:

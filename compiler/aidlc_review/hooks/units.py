@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aidlc_review.review.paths import default_record
+from aidlc_review.review.inputs.paths import default_record
 
 MANIFEST = Path("code-generation") / "source-manifest.json"
 
@@ -20,7 +20,7 @@ def touched_units(workspace: Path, record: Path | None, changed: list[str]) -> l
     """The units a change touches: one of their claimed files or their record changed.
 
     A claimed directory (``src/gen/``) covers every path under it, deleted ones included."""
-    from aidlc_review.review.source_manifest import read_source_manifest
+    from aidlc_review.review.inputs.source_manifest import read_source_manifest
 
     wanted = [Path(name).as_posix() for name in changed]
     touched: list[str] = []

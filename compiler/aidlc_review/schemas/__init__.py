@@ -1,7 +1,7 @@
 """The committed JSON Schemas shipped as package data, and how to read one.
 
 Below both the review and the sensors: the review generates these files from its
-models (``review/schemas.py``) and the findings-schema sensor validates against
+models (``review/record/schemas.py``) and the findings-schema sensor validates against
 them, so neither has to import the other to find them.
 """
 

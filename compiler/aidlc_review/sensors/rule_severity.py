@@ -5,7 +5,7 @@ severity is looked up here by its exact code (``F401``, never a prefix: ``F`` wo
 match ``FIX002`` and ``FURB``). A rule not in the table is ``minor``. Each rule has a
 severity outside test files and one in them (``off``: not reported there at all, an
 ``assert`` in a test is what tests do), and some have floors a workspace override cannot
-go below (``aidlc_review.review.workspace_settings`` refuses such an override when it reads
+go below (``aidlc_review.review.inputs.workspace_settings`` refuses such an override when it reads
 ``pyproject.toml``; ``resolve`` clamps again, so a settings dict from elsewhere cannot either).
 docs/severity.md documents the table; a test keeps the two equal.
 """

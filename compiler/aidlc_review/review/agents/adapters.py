@@ -1,0 +1,328 @@
+"""Agent adapters: how a reviewer or a repairer is reached.
+
+``builtin`` needs no model (the reviewer that turns sensor results into the
+verdict); ``command:CMD`` runs an external agent CLI without a shell from the
+workspace, brief on stdin, with an environment that does not lead to the review's
+state (``agent_environment``), under a supervisor that kills every process of the
+agent's once it exits or its time is up (``review.agents.supervisor``); ``none``
+(repairer only) means nobody repairs. ``claude`` and ``codex`` are presets: the
+documented headless command lines of those CLIs (``PRESETS``), run like
+``command:`` and recorded by preset name. Host-driven agents do not pass through
+here: ``review start`` / ``review submit`` stand in for them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.review.record.seal import state_dir
+from aidlc_review.sensors.redact import scrub
+
+MAX_STDERR_LINES = 200
+# Linux has child subreapers: the supervisor outlives every process of the agent's and
+# kills them all. Elsewhere the agent's process group is killed, which a grandchild
+# that calls setsid() (or double-forks into a new session) escapes.
+SUPERVISED = sys.platform.startswith("linux")
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
+POLL_SECONDS = 0.1
+STOP_GRACE_SECONDS = 2.0  # for the supervisor to kill the agent's tree after SIGTERM
+DRAIN_SECONDS = 0.5  # for the pipes to close once the agent's process has exited
+
+BUILTIN = "builtin"
+NONE = "none"
+# Headless command lines, brief on stdin. Reviewers may read but not edit (Claude Code's
+# -p mode denies edits without a permission mode; Codex's read-only sandbox); repairers
+# may edit the workspace. Both CLIs print a JSON envelope that ``review.agents.envelope`` reads.
+PRESETS: dict[str, dict[str, tuple[str, ...]]] = {
+    "--reviewer": {
+        "claude": ("claude", "-p", "--output-format", "json"),
+        "codex": ("codex", "exec", "--json", "--sandbox", "read-only", "-"),
+    },
+    "--repairer": {
+        "claude": ("claude", "-p", "--output-format", "json", "--permission-mode", "acceptEdits"),
+        "codex": ("codex", "exec", "--json", "--sandbox", "workspace-write", "-"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    kind: str  # builtin | none | command
+    argv: tuple[str, ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.kind
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    exit_code: int | None
+    stdout: bytes
+    timed_out: bool
+    error: str | None = None  # the agent could not be started
+
+    @property
+    def failure(self) -> str | None:
+        """Why the run does not count as done, in words safe to record (no agent output)."""
+        if self.error:
+            return self.error
+        if self.timed_out:
+            return "no answer before the agent timeout"
+        if self.exit_code != 0:
+            return f"agent exited with status {self.exit_code}"
+        return None
+
+
+def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
+    if text in allowed:
+        return AgentSpec(text, text=text)
+    presets = PRESETS.get(option, {})
+    if text in presets:
+        return AgentSpec("command", _found(presets[text], option, text), text)
+    if text.startswith("command:"):
+        try:
+            argv = shlex.split(text[len("command:") :])
+        except ValueError as exc:
+            raise InvalidInput(f"{option} {text!r}: cannot split the command: {exc}") from None
+        if not argv:
+            raise InvalidInput(f"{option} {text!r}: the command is empty")
+        return AgentSpec("command", _found(tuple(argv), option, text), text)
+    choices = " | ".join([*allowed, *presets, "command:CMD"])
+    raise InvalidInput(f"{option} {text!r}: must be {choices}")
+
+
+def _found(argv: tuple[str, ...], option: str, text: str) -> tuple[str, ...]:
+    """An agent that cannot start is refused before a pass is spent on it."""
+    program = argv[0]
+    if "/" in program and not Path(program).is_absolute():
+        return argv  # relative to the workspace the agent runs in: known only then
+    if "/" in program:
+        found = Path(program).is_file() and os.access(program, os.X_OK)
+    else:
+        found = shutil.which(program) is not None
+    if not found:
+        raise InvalidInput(
+            f"{option} {text!r}: {program!r} is not an executable on PATH; install it, "
+            "or name another agent (builtin | claude | codex | command:CMD)"
+        )
+    return argv
+
+
+def run_command_agent(
+    spec: AgentSpec,
+    *,
+    cwd: Path,
+    brief: str,
+    env: dict[str, str],
+    timeout: float,
+    relay: Callable[[str], None] | None = None,
+) -> AgentRun:
+    """Run one command agent to completion or its timeout; never raises for the agent's faults.
+
+    Only stdout (the answer) is read; stderr is relayed as progress once the agent is
+    done, secrets redacted (an agent may print what it read), to ``relay`` or stderr.
+    When this returns, no process the agent started is left running.
+    """
+    try:
+        turn = _start(spec.argv, cwd, agent_environment(env))
+    except OSError as exc:
+        return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
+    try:
+        answer = _exchange(turn.process, brief.encode(), timeout)
+    finally:
+        # also after a normal exit: nothing the agent started may go on editing the
+        # workspace after its run is recorded
+        cannot = _end_turn(turn)
+    if cannot:
+        return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {cannot}")
+    _relay_stderr(answer.stderr, spec, relay)
+    if answer.timed_out:
+        return AgentRun(None, b"", True)
+    code = turn.process.returncode
+    # a signal is 128 + its number, as the supervisor reports it, on every platform
+    return AgentRun(code if code >= 0 else 128 - code, answer.stdout, False)
+
+
+def agent_environment(extra: dict[str, str]) -> dict[str, str]:
+    """The environment an agent runs with: the review's own, less anything that names or
+    leads to the review's state dir, plus ``extra`` (``agent_env``'s variables).
+
+    The key that seals baselines and receipts lives in that dir (``review.record.seal``), and an
+    agent is an untrusted program run as the same user: told where the key is, it could
+    re-seal whatever it rewrote. So XDG_STATE_HOME goes, every inherited AIDLC_* goes (the
+    review's own settings, none meant for an agent), and so does any variable whose value
+    holds the state dir or is the directory it sits in. HOME, PATH and the rest stay: an
+    agent CLI finds its own config and credentials under HOME.
+    """
+    state = state_dir()
+    inside = {str(state), os.path.realpath(state)}
+    base = {str(state.parent), os.path.realpath(state.parent)}
+    kept = {
+        name: value
+        for name, value in os.environ.items()
+        if name != "XDG_STATE_HOME"
+        and not name.startswith("AIDLC_")
+        and value.rstrip("/") not in base
+        and not any(path in value for path in inside)
+    }
+    return {**kept, **extra}
+
+
+@dataclass(frozen=True)
+class _Turn:
+    process: subprocess.Popen[bytes]
+    report: int | None  # the supervisor's pipe: the errno of an agent it could not start
+
+
+@dataclass(frozen=True)
+class _Answer:
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+
+
+def _start(argv: tuple[str, ...], cwd: Path, env: dict[str, str]) -> _Turn:
+    if not SUPERVISED:
+        return _Turn(_popen(list(argv), cwd, env, ()), None)
+    read, write = os.pipe()
+    # run by path and isolated (-I): ``-m`` would look in the working directory (the
+    # workspace, which agents write) first, and -S skips site for a faster start
+    command = [sys.executable, "-I", "-S", str(SUPERVISOR), str(write), *argv]
+    try:
+        return _Turn(_popen(command, cwd, env, (write,)), read)
+    except OSError:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+
+
+def _popen(
+    argv: list[str], cwd: Path, env: dict[str, str], pass_fds: tuple[int, ...]
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        pass_fds=pass_fds,
+    )
+
+
+def _exchange(process: subprocess.Popen[bytes], brief: bytes, timeout: float) -> _Answer:
+    """The agent's output once it is done, or a timed-out answer once its time is up.
+
+    Once the process has exited, its pipes are read for ``DRAIN_SECONDS`` more at most: a
+    process that escaped the turn and holds stdout open must not keep the review waiting.
+    """
+    deadline = time.monotonic() + timeout
+    exited: float | None = None
+    data: bytes | None = brief
+    while True:
+        step = max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))
+        try:
+            stdout, stderr = process.communicate(data, timeout=step)
+            return _Answer(stdout, stderr, False)
+        except subprocess.TimeoutExpired as exc:
+            partial = _Answer(_bytes(exc.stdout), _bytes(exc.stderr), False)
+        data = None  # sent once; communicate() goes on sending what is left of it
+        now = time.monotonic()
+        if process.poll() is not None:
+            exited = now if exited is None else exited
+            if now - exited >= DRAIN_SECONDS:
+                return partial
+        elif now >= deadline:
+            _stop(process)
+            return _Answer(b"", _drain(process), True)
+
+
+def _drain(process: subprocess.Popen[bytes]) -> bytes:
+    """What is left of stderr after the turn was stopped, for as long as it flows."""
+    try:
+        return process.communicate(timeout=DRAIN_SECONDS)[1] or b""
+    except subprocess.TimeoutExpired as exc:
+        return _bytes(exc.stderr)
+
+
+def _bytes(data: object) -> bytes:
+    return data if isinstance(data, bytes) else b""
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the turn now: the supervisor gets SIGTERM and a moment to kill the agent's tree;
+    then (at once, without a supervisor) the process group gets SIGKILL."""
+    if SUPERVISED and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    _kill_group(process)
+
+
+def _end_turn(turn: _Turn) -> str | None:
+    """Nothing of the turn left running and no pipe left open; why the agent could not
+    start, if it could not."""
+    _stop(turn.process)
+    turn.process.wait()
+    for pipe in (turn.process.stdin, turn.process.stdout, turn.process.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+    if turn.report is None:
+        return None
+    with os.fdopen(turn.report, "rb") as report:
+        said = report.read(16).strip()
+    return os.strerror(int(said)) if said.isdigit() else None
+
+
+def _relay_stderr(data: bytes, spec: AgentSpec, relay: Callable[[str], None] | None) -> None:
+    lines = data.decode("utf-8", "replace").splitlines()[-MAX_STDERR_LINES:]
+    for line in lines:
+        text = scrub_line(line)
+        if relay is not None:
+            relay(f"{spec.argv[0] if spec.argv else spec}: {text}")
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+
+def scrub_line(text: str) -> str:
+    """One line of agent text made safe for a terminal or log: secrets redacted, no control
+    characters (an ANSI escape could rewrite what the reader sees)."""
+    cleaned = "".join(c if c.isprintable() or c == "\t" else "\ufffd" for c in text)
+    return scrub(cleaned)[0]
+
+
+def agent_env(
+    role: str, *, unit: str | None, workspace: Path, record: Path, brief: Path, number: int
+) -> dict[str, str]:
+    return {
+        "AIDLC_UNIT": unit or "",
+        "AIDLC_WORKSPACE": str(workspace),
+        "AIDLC_RECORD": str(record),
+        "AIDLC_BRIEF": str(brief),
+        "AIDLC_ROLE": role,
+        "AIDLC_PASS": str(number),
+    }
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

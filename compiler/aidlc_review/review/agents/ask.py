@@ -1,0 +1,109 @@
+"""Asking a command reviewer, with one second chance for a malformed answer.
+
+A formatting slip must not cost one of the attempt's few passes: an answer that arrives
+but cannot be read (not JSON, off-schema, inconsistent, a line past the end of its file,
+an ID that is not an earlier reviewer finding) is sent back once, in a retry brief that
+quotes the validation error, inside the same pass. Every check is ``engine.check_answer``,
+run once per try, so what ``conclude`` records is what was retried. A second malformed answer,
+or a run that fails outright (timeout, exit status, edited source), is "reviewer
+unavailable" as before. The answer is taken from bare JSON, one fenced block or an agent
+CLI's envelope (``review.agents.envelope``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.review.agents.adapters import AgentSpec, agent_env, run_command_agent
+from aidlc_review.review.agents.answer import AnswerCheck
+from aidlc_review.review.agents.brief import write_brief
+from aidlc_review.review.agents.envelope import unwrap
+from aidlc_review.review.inputs.unit import UnitContext
+from aidlc_review.review.record.models import FindingsDocument
+from aidlc_review.review.run import engine
+from aidlc_review.review.source.freeze import freeze_unit
+from aidlc_review.sensors.redact import scrub
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """One pass's question to the reviewer: who is asked, with which brief, about what."""
+
+    ctx: UnitContext
+    doc: FindingsDocument
+    reviewer: AgentSpec
+    gathered: engine.Gathered
+    brief: Path
+    number: int
+    timeout: float
+    say: Progress
+
+
+def ask_command_reviewer(asking: Asking) -> AnswerCheck:
+    """The reviewer's checked answer for this pass (asked at most twice)."""
+    check, malformed = _ask_once(asking, asking.brief)
+    if not malformed or check.reason is None:
+        return check
+    reason = scrub(check.reason)[0]
+    asking.say(
+        f"reviewer {asking.reviewer}: answer rejected: {reason}; asking once more (same pass)"
+    )
+    original = asking.brief.read_text("utf-8")
+    retry = write_brief(retry_brief_path(asking.brief), retry_brief(original, reason))
+    check, _ = _ask_once(asking, retry)
+    return check
+
+
+def retry_brief_path(brief: Path) -> Path:
+    return brief.with_name(f"{brief.stem}-retry{brief.suffix}")
+
+
+def retry_brief(original: str, reason: str) -> str:
+    return (
+        original.rstrip("\n")
+        + "\n\n## Your previous answer was rejected\n\n"
+        + "It could not be read as an answer:\n\n"
+        + "\n".join(f"> {line}" for line in reason.splitlines() or [""])
+        + "\n\nAnswer again, following the format above exactly. This is the last chance in "
+        "this pass: a second unreadable answer is recorded as *reviewer unavailable*.\n"
+    )
+
+
+def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
+    """The answer, and whether a rejection was about its form (worth one retry)."""
+    reviewer, paths = asking.reviewer, asking.ctx.paths
+    asking.say(f"reviewer {reviewer}: reviewing (timeout {asking.timeout:g}s)")
+    env = agent_env(
+        "reviewer",
+        unit=paths.unit,
+        workspace=paths.workspace,
+        record=paths.record,
+        brief=brief,
+        number=asking.number,
+    )
+    run = run_command_agent(
+        reviewer,
+        cwd=paths.workspace,
+        brief=brief.read_text(encoding="utf-8"),
+        env=env,
+        timeout=asking.timeout,
+        relay=asking.say,
+    )
+    if run.timed_out or run.error:
+        return AnswerCheck(None, run.failure), False
+    frozen = asking.gathered.frozen
+    if freeze_unit(asking.gathered.manifest, paths.workspace).fingerprint != frozen.fingerprint:
+        return AnswerCheck(
+            None, "the reviewer changed the claimed source (reviewers never edit)"
+        ), False
+    if run.exit_code != 0:
+        return AnswerCheck(None, run.failure), False
+    found = unwrap(run.stdout)
+    if found.error is not None:
+        return AnswerCheck(None, found.error), found.form == "fenced"
+    check = engine.check_answer(asking.ctx, asking.doc, asking.gathered, found.text)
+    return check, check.answer is None

@@ -1,0 +1,56 @@
+"""Which rule codes name one defect: the cross-sensor identity of a finding.
+
+Several tools report one defect in their own words: detect-secrets' detectors and
+ruff's ``S105`` flag one hard-coded secret, ruff's ``F821`` and mypy's ``name-defined``
+one undefined name, ``BLE001``/``S110``/``E722`` one swallowing handler. A finding is
+identified by (path, defect class) instead of (path, rule), so what they all saw is one
+finding naming every tool (``review.findings.grouping``). A rule outside the table is its own
+class, as before.
+
+A *unit-wide* class is one defect of the whole unit wherever its hits are: a test run
+broken by one change is one finding however many tests fail.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SECRET: Final = "hardcoded-secret"
+UNDEFINED_NAME: Final = "undefined-name"
+SWALLOWED_EXCEPTION: Final = "swallowed-exception"
+UNTESTED_LINES: Final = "untested-lines"
+BROKEN_TEST_RUN: Final = "broken-test-run"
+
+# rule code (as the finding's ``rule`` holds it) -> defect class
+DEFECT_CLASSES: Final[dict[str, str]] = {
+    "S105": SECRET,  # ruff: hard-coded password string
+    "S106": SECRET,  # ruff: hard-coded password passed as an argument
+    "S107": SECRET,  # ruff: hard-coded password as a default argument
+    "F821": UNDEFINED_NAME,  # ruff
+    "name-defined": UNDEFINED_NAME,  # mypy
+    "BLE001": SWALLOWED_EXCEPTION,  # ruff: blind except
+    "S110": SWALLOWED_EXCEPTION,  # ruff: try-except-pass
+    "S112": SWALLOWED_EXCEPTION,  # ruff: try-except-continue
+    "E722": SWALLOWED_EXCEPTION,  # ruff: bare except
+    "coverage/file-below-threshold": UNTESTED_LINES,
+    "coverage/changed-below-threshold": UNTESTED_LINES,
+    "coverage/tests-failed": BROKEN_TEST_RUN,
+}
+# every finding of these sensors is of one class (detect-secrets names its detectors,
+# not a code), except the rules that say the sensor could not look
+SENSOR_CLASSES: Final[dict[str, str]] = {"secret-scan": SECRET}
+NOT_A_DEFECT: Final = frozenset({"too-large", "timed-out", "secret-scan/unverified"})
+UNIT_WIDE: Final = frozenset({BROKEN_TEST_RUN})
+
+
+def defect_class(rule: str | None, check: str | None) -> str | None:
+    """The defect class a sensor's rule names; None for a rule outside the table."""
+    if rule in NOT_A_DEFECT:
+        return None
+    if check in SENSOR_CLASSES:
+        return SENSOR_CLASSES[check]
+    return DEFECT_CLASSES.get(rule or "")
+
+
+def is_secret(rule: str | None, check: str | None) -> bool:
+    return defect_class(rule, check) == SECRET

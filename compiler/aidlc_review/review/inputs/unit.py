@@ -1,0 +1,132 @@
+"""Everything one review run needs to know about its unit, loaded once up front."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
+from aidlc_review.harness.frontmatter import FrontmatterError, read_document
+from aidlc_review.harness.layout import HarnessLayout
+from aidlc_review.harness.review_plan import ReviewedStage, refuse_broken, reviewed_stage
+from aidlc_review.review.inputs.paths import STAGE, RecordPaths
+from aidlc_review.review.inputs.workspace_settings import load_settings
+from aidlc_review.review.source.git_drift import resolve_base
+
+MAX_UPSTREAM = 200
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class UnitContext:
+    paths: RecordPaths
+    harness: Path
+    stage: ReviewedStage
+    sensors: list[SensorManifest]
+    mode: str
+    budget: int
+    base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
+    by: str | None = None  # who runs the review (--by); else git user.email, else the OS user
+
+    @classmethod
+    def load(
+        cls, paths: RecordPaths, harness: Path | None, mode: str, base_revision: str | None = None
+    ) -> UnitContext:
+        """The unit's context from the harness's compiled review plan (nothing else of the
+        harness is read: ``harness.review_plan``) and the workspace's settings."""
+        if mode not in CONSTRUCTION_MODES:
+            raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
+        from aidlc_review.review.inputs.intent import upstream_harness
+
+        layout = HarnessLayout.at(harness or upstream_harness(paths.workspace))
+        if layout.installed:
+            refuse_broken(layout.root, STAGE)
+        remedy = (
+            f"install again: aidlc-review install --harness {layout.root}"
+            if layout.installed
+            else f"compile it: aidlc-review compile --harness {layout.root}"
+        )
+        stage = reviewed_stage(layout.root, STAGE, remedy)
+        budget = stage.passes_for(mode) or 1
+        loaded_ctx = cls(paths, layout.root, stage, stage.sensors, mode, budget, base_revision)
+        settings = loaded_ctx.sensor_settings()  # bad settings: refused before any write
+        resolve_base(
+            paths.workspace, base_revision or settings.get("base_revision")
+        )  # and a bad base
+        _check_cache_home()  # and so is a cache home the sensors cannot use
+        return loaded_ctx
+
+    def persona(self) -> tuple[str, str]:
+        """The lead agent's definition body and where it came from."""
+        path = self.harness / "agents" / f"{self.stage.lead_agent}.md"
+        shown = f"agents/{self.stage.lead_agent}.md"
+        try:
+            return read_document(path, shown).body.strip(), shown
+        except (OSError, FrontmatterError):
+            return f"(no agent definition found at {shown})", shown
+
+    def knowledge(self) -> list[Knowledge]:
+        folder = self.harness / "knowledge" / self.stage.lead_agent
+        if not folder.is_dir():
+            return []
+        return [
+            Knowledge(p.relative_to(self.harness).as_posix(), p.read_text(encoding="utf-8").strip())
+            for p in sorted(folder.glob("*.md"))
+            if p.is_file()
+        ]
+
+    def upstream(self) -> list[str]:
+        """Record artifacts the reviewer may read: this unit's construction record and inception."""
+        paths = self.paths
+        found: list[Path] = []
+        if paths.unit_dir().is_dir():
+            found += [
+                p
+                for p in paths.unit_dir().rglob("*")
+                if p.is_file() and not p.is_relative_to(paths.stage_dir)
+            ]
+        inception = paths.record / "inception"
+        if inception.is_dir():
+            found += [p for p in inception.rglob("*") if p.is_file()]
+        return sorted(paths.display(p) for p in found)[:MAX_UPSTREAM]
+
+    def sensor_settings(self) -> dict[str, Any]:
+        """Per-run sensor settings from the workspace's ``[tool.aidlc-review]`` table.
+
+        ``test-command``, ``coverage-threshold`` and ``base-revision``; a
+        ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit.
+        """
+        settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
+        chosen = load_settings(self.paths.workspace).for_unit(self.paths.unit)
+        for name, value in (
+            ("coverage_command", chosen.test_command),
+            ("coverage_threshold", chosen.coverage_threshold),
+            ("base_revision", chosen.base_revision),
+        ):
+            if value is not None:
+                settings[name] = value
+        if chosen.severity is not None:  # the rule table's overrides (docs/severity.md)
+            settings["severity"] = chosen.severity.for_sensors()
+        practices = self.paths.record / "inception" / "practices-discovery" / "team-practices.md"
+        if practices.is_file():  # the dependencies sensor reads its approvals at the base
+            settings["team_practices"] = str(practices)
+        return settings
+
+    def excluded(self) -> list[Path]:
+        """What is never application source: the record dir and the harness."""
+        return [self.paths.record, self.harness]
+
+
+def _check_cache_home() -> None:
+    from aidlc_review.dirs import ensure_cache_dir
+    from aidlc_review.sensors.cache import default_cache_dir
+
+    ensure_cache_dir(default_cache_dir())

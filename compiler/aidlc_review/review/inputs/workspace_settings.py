@@ -1,0 +1,284 @@
+"""The workspace's ``[tool.aidlc-review]`` table in ``pyproject.toml``, as a strict model.
+
+``test-command``, ``coverage-threshold``, ``base-revision`` and ``brief-diff-bytes``; a
+``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
+is an error with "did you mean" (``test-comand`` would otherwise silently skip
+coverage), and every breadcrumb names the file, its line and the key. What can be checked
+when the file is read is checked then: a command string must split as a shell would split
+it, a ``base-revision`` must name a commit git knows, and a severity override
+(``[tool.aidlc-review.severity]``, for the whole workspace) must name a ruff rule code and
+stay at or above its floor (``aidlc_review.sensors.rule_severity``; docs/severity.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.review.source.git_drift import resolve_base
+from aidlc_review.sensors import rule_severity
+from aidlc_review.typed_load import key_path, show, validate
+
+TABLE = "[tool.aidlc-review]"
+Level = Literal["critical", "major", "minor", "off"]
+_RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
+
+
+class SeverityOverrides(BaseModel):
+    """``[tool.aidlc-review.severity]``: the rule table's severities, tuned by the workspace."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    test_files: list[str] | None = Field(None, alias="test-files")
+    rules: dict[str, Level] = Field(default_factory=dict)  # everywhere
+    tests: dict[str, Level] = Field(default_factory=dict)  # in test files
+    paths: dict[str, dict[str, Level]] = Field(default_factory=dict)  # glob -> rules
+
+    @field_validator("test_files", mode="before")
+    @classmethod
+    def _test_globs(cls, value: Any) -> Any:
+        if not isinstance(value, list) or not all(isinstance(g, str) and g for g in value):
+            raise ValueError(f"must be a list of globs, got {show(value)}")
+        for glob in value:
+            if "test" not in glob.lower():
+                raise ValueError(
+                    f"{glob!r} does not name tests (a test glob contains 'test'): it would "
+                    "make other files test files and lift the floors on them"
+                )
+        return value
+
+    def for_sensors(self) -> dict[str, Any]:
+        """Plain data for ``settings["severity"]`` (sensors never import the review)."""
+        return {
+            "test_files": self.test_files,
+            "rules": dict(self.rules),
+            "tests": dict(self.tests),
+            "paths": {glob: dict(rules) for glob, rules in self.paths.items()},
+        }
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
+
+    test_command: str | list[str] | None = Field(None, alias="test-command")
+    coverage_threshold: float | None = Field(None, alias="coverage-threshold")
+    base_revision: str | None = Field(None, alias="base-revision")
+    brief_diff_bytes: int | None = Field(None, alias="brief-diff-bytes")  # reviewer brief
+    # with a base: which findings the change owns (reviewdog's filter modes; review.change_filter)
+    filter_mode: Literal["added", "diff_context", "file", "nofilter"] | None = Field(
+        None, alias="filter-mode"
+    )
+    # read by the dependencies sensor from the base revision's pyproject.toml (not per unit)
+    approved_dependencies: list[str] | None = Field(None, alias="approved-dependencies")
+    dependency_audit: str | list[str] | None = Field(None, alias="dependency-audit")
+    severity: SeverityOverrides | None = None  # one table for the whole workspace
+
+    @field_validator("coverage_threshold", mode="before")
+    @classmethod
+    def _threshold(cls, value: Any) -> Any:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or math.isnan(value) or not 0 <= value <= 100:
+            raise ValueError(f"must be a number from 0 to 100, got {show(value)}")
+        return value
+
+    @field_validator("test_command", "dependency_audit", mode="before")
+    @classmethod
+    def _command(cls, value: Any) -> Any:
+        if isinstance(value, list) and value and all(isinstance(a, str) for a in value):
+            return value
+        if isinstance(value, str) and value.strip():
+            try:
+                shlex.split(value)  # as the sensor will run it: refused now, not mid-review
+            except ValueError as exc:
+                raise ValueError(f"cannot split: {exc}") from None
+            return value
+        raise ValueError(f"must be a command or a non-empty list of strings, got {show(value)}")
+
+    @field_validator("approved_dependencies", mode="before")
+    @classmethod
+    def _approved(cls, value: Any) -> Any:
+        from packaging.requirements import InvalidRequirement, Requirement
+
+        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+            raise ValueError(f"must be a list of requirements, got {show(value)}")
+        for entry in value:
+            try:
+                Requirement(entry)
+            except InvalidRequirement as exc:
+                reason = str(exc).splitlines()[0]
+                raise ValueError(f"{entry!r} is not a requirement: {reason}") from None
+        return value
+
+    @field_validator("brief_diff_bytes", mode="before")
+    @classmethod
+    def _positive(cls, value: Any) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"must be a positive whole number of bytes, got {show(value)}")
+        return value
+
+    @field_validator("base_revision", mode="before")
+    @classmethod
+    def _revision(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"must be a non-empty string, got {show(value)}")
+        return value
+
+
+class UnitSettings(_Settings):
+    """The settings in force for one unit."""
+
+
+class UnitOverrides(_Settings):
+    """One unit's own table (``[tool.aidlc-review.units.<unit>]``)."""
+
+    @field_validator("approved_dependencies", "dependency_audit", mode="before")
+    @classmethod
+    def _workspace_only(cls, value: Any) -> Any:
+        raise ValueError(
+            f"set it in {TABLE} itself: the dependencies sensor reads it for the whole "
+            "workspace, as it stands at the base revision, not per unit"
+        )
+
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _one_table(cls, value: Any) -> Any:
+        raise ValueError(
+            f"set it in {TABLE} itself: a rule has one severity in the whole workspace "
+            "(use its paths table for one folder)"
+        )
+
+
+class WorkspaceSettings(_Settings):
+    units: dict[str, UnitOverrides] = Field(default_factory=dict)
+
+    def for_unit(self, unit: str | None) -> UnitSettings:
+        """The settings in force for ``unit``: its own table over the workspace's."""
+        own = self.units.get(unit or "")
+        merged = self.model_dump(by_alias=True, exclude={"units"}, exclude_none=True)
+        if own is not None:
+            merged.update(own.model_dump(by_alias=True, exclude_none=True))
+        return UnitSettings.model_validate(merged)
+
+
+def load_settings(workspace: Path) -> WorkspaceSettings:
+    """The workspace's settings (all defaults without a ``pyproject.toml`` or a table)."""
+    pyproject = workspace / "pyproject.toml"
+    if not pyproject.is_file():
+        return WorkspaceSettings.model_validate({})
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("aidlc-review", {})
+    if not isinstance(table, dict):
+        raise InvalidInput(f"{pyproject}: {TABLE}: must be a table")
+    settings = validate(
+        WorkspaceSettings,
+        table,
+        str(pyproject),
+        line_of=lambda loc: toml_line(text, loc),
+        root=TABLE,
+    )
+    _check_revisions(settings, workspace, str(pyproject), text)
+    _check_floors(settings.severity, str(pyproject), text)
+    return settings
+
+
+def _check_floors(overrides: SeverityOverrides | None, shown: str, text: str) -> None:
+    """Every override names a ruff rule and none goes below its floor (secrets, injection,
+    unsafe deserialization, a file that does not parse: docs/severity.md)."""
+    if overrides is None:
+        return
+    tables: list[tuple[tuple[str, ...], dict[str, Level], bool]] = [
+        (("severity", "rules"), overrides.rules, False),
+        (("severity", "tests"), overrides.tests, True),
+    ]
+    tables += [(("severity", "paths", g), r, False) for g, r in overrides.paths.items()]
+    found = []
+    for where, rules, in_tests in tables:
+        for code, level in rules.items():
+            message = _refusal(code, level, in_tests)
+            if message:
+                loc = (*where, code)
+                found.append(Diagnostic(shown, toml_line(text, loc), key_path(loc, TABLE), message))
+    if found:
+        raise ValidationFailed(found)
+
+
+def _refusal(code: str, level: str, in_tests: bool) -> str | None:
+    if code not in rule_severity.TABLE and not _RULE_CODE.fullmatch(code):
+        return (
+            f"{code!r} is not a ruff rule code (like 'S608'); a secret the secret-scan finds "
+            "is always critical and cannot be overridden"
+        )
+    floor = (rule_severity.FLOORS_IN_TESTS if in_tests else rule_severity.FLOORS).get(code)
+    if not rule_severity.below(level, floor):
+        return None
+    group = rule_severity.TABLE[code].title.split(" (")[0]
+    where = "in test files" if in_tests else "outside test files"
+    hint = "" if in_tests or code in rule_severity.FLOORS_IN_TESTS else "; only tests may lower it"
+    return f"{level!r} is below the floor: {group} stays {floor} {where}{hint}"
+
+
+def _check_revisions(settings: WorkspaceSettings, workspace: Path, shown: str, text: str) -> None:
+    """Every ``base-revision`` names a commit (outside git there is nothing to check)."""
+    found = []
+    tables: list[tuple[tuple[str, ...], _Settings]] = [((), settings)]
+    tables += [(("units", unit), own) for unit, own in settings.units.items()]
+    for where, table in tables:
+        if table.base_revision is None:
+            continue
+        try:
+            resolve_base(workspace, table.base_revision)
+        except InvalidInput:
+            loc = (*where, "base-revision")
+            message = f"{table.base_revision!r} is not a commit in {workspace}"
+            found.append(Diagnostic(shown, toml_line(text, loc), key_path(loc, TABLE), message))
+    if found:
+        raise ValidationFailed(found)
+
+
+def toml_line(text: str, loc: tuple[str | int, ...]) -> int:
+    """1-based line of the key at ``loc`` in the ``[tool.aidlc-review]`` table, or in the
+    deepest sub-table written as its own header (``[tool.aidlc-review.units.<unit>]``,
+    ``[tool.aidlc-review.severity.paths]``); the table's header line when the key is not on a
+    line of its own (an inline table), 0 when not even the table can be found."""
+    keys = [p for p in loc if isinstance(p, str)]
+    lines = text.splitlines()
+    for depth in range(len(keys), -1, -1):
+        start = _header_line(lines, ["tool", "aidlc-review", *keys[:depth]])
+        if start is not None:
+            return _key_line(lines, start, keys[depth:])
+    return 0
+
+
+def _toml_key(key: str) -> str:
+    """A key as TOML may write it: bare or quoted."""
+    quoted = re.escape(key)
+    return rf"(?:\"{quoted}\"|'{quoted}'|{quoted})"
+
+
+def _header_line(lines: list[str], keys: list[str]) -> int | None:
+    dotted = r"\s*\.\s*".join(_toml_key(k) for k in keys)
+    header = re.compile(rf"^\s*\[\s*{dotted}\s*\]\s*$")
+    return next((i for i, line in enumerate(lines) if header.match(line)), None)
+
+
+def _key_line(lines: list[str], start: int, keys: list[str]) -> int:
+    if not keys:
+        return start + 1
+    key = re.compile(rf"^\s*{_toml_key(keys[0])}\s*[=.]")
+    for number in range(start + 1, len(lines)):
+        if lines[number].lstrip().startswith("["):
+            break
+        if key.match(lines[number]):
+            return number + 1
+    return start + 1

@@ -1,0 +1,1 @@
+"""What people read: code-review.md, SARIF and annotations, from the findings document."""
