@@ -27,15 +27,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from aidlc_review.bolt.git import Git
-from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput, LockBusy
+from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import sha256_bytes, sha256_file
 from aidlc_review.review.inputs.intent import upstream_harness
 from aidlc_review.review.inputs.paths import RecordPaths
@@ -46,6 +43,7 @@ from aidlc_review.review.record.verify import verify_review
 from aidlc_review.review.source.freeze import TOOL_LEFTOVERS
 from aidlc_review.review.source.git_drift import UPSTREAM_WORKTREES
 from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
+from aidlc_review.waiting_lock import waiting_lock
 
 WORKTREE_TOOL = "aidlc-worktree.ts"
 LAND_LOCK = "aidlc-review-land.lock"  # in the repository's common git dir
@@ -103,28 +101,14 @@ def land_unit(workspace: Path, unit: str, say: Say) -> Landed:
     One landing at a time per project: each commits in the main checkout and merges into
     its branch, so a second waits for the first, then sees what it landed."""
     root = _main_checkout(workspace)
-    with _landing_lock(Git(root).common_dir() / LAND_LOCK, say):
+    lock = Git(root).common_dir() / LAND_LOCK
+    waiting = f"waiting for another `bolt land` in this project to finish ({lock})"
+    busy = (
+        f"{lock}: another `bolt land` held the project's landing lock for {LAND_WAIT:g}s; "
+        "nothing was landed; try again when it is done"
+    )
+    with waiting_lock(lock, LAND_WAIT, say, waiting, busy):
         return _land(root, unit, say)
-
-
-@contextmanager
-def _landing_lock(path: Path, say: Say) -> Iterator[None]:
-    lock = FileLock(str(path))
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        say(f"waiting for another `bolt land` in this project to finish ({path})")
-        try:
-            lock.acquire(timeout=LAND_WAIT)
-        except Timeout:
-            raise LockBusy(
-                f"{path}: another `bolt land` held the project's landing lock for "
-                f"{LAND_WAIT:g}s; nothing was landed; try again when it is done"
-            ) from None
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 def _land(root: Path, unit: str, say: Say) -> Landed:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from filelock import FileLock, Timeout
-
-from aidlc_review.errors import LockBusy
 from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.waiting_lock import waiting_lock
 
 DEFAULT_WAIT = 3600.0
 
@@ -19,19 +17,7 @@ def unit_lock(
 ) -> Iterator[None]:
     """Hold the unit's lock; a second run waits for the first, then sees its passes."""
     paths.engine.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(paths.lock))
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        progress(f"waiting for another review of {paths.unit or 'the stage'} to finish")
-        try:
-            lock.acquire(timeout=wait)
-        except Timeout:
-            raise LockBusy(
-                f"{paths.lock}: another review of this unit held the lock for "
-                f"{wait:g}s; try again later"
-            ) from None
-    try:
+    waiting = f"waiting for another review of {paths.unit or 'the stage'} to finish"
+    busy = f"{paths.lock}: another review of this unit held the lock for {wait:g}s; try again later"
+    with waiting_lock(paths.lock, wait, progress, waiting, busy):
         yield
-    finally:
-        lock.release()
