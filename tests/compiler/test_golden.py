@@ -41,3 +41,15 @@ def test_project_harness_is_strictly_valid():
     compiled = compile_harness(HarnessLayout.at(PROJECT_ROOT), ".claude", strict=True)
     assert compiled.warnings == []
     assert set(compiled.outputs) == set(OUTPUTS)
+
+
+def test_the_committed_review_plan_holds_against_its_schema():
+    import json
+
+    import jsonschema
+
+    from aidlc_review.review.record.schemas import PLAN_SCHEMA, load_schema
+
+    plan = json.loads((PROJECT_ROOT / "tools/data/review-plan.json").read_text())
+    jsonschema.validate(plan, load_schema(PLAN_SCHEMA))
+    assert list(plan["stages"]) == ["code-review"]

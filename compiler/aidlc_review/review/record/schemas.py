@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from aidlc_review.fsio import dump_json, write_atomic
+from aidlc_review.harness.review_plan import ReviewPlan
 from aidlc_review.review.inputs.source_manifest import ManifestFile
 from aidlc_review.review.inputs.workspace_settings import WorkspaceSettings
 from aidlc_review.review.record.models import FindingsDocument, ReviewerAnswer
@@ -21,7 +22,9 @@ __all__ = ["ANSWER_SCHEMA", "FINDINGS_SCHEMA", "SCHEMA_DIR", "drifted", "load_sc
 REGENERATE = ".venv/bin/python -m aidlc_review.review.record.schemas"
 MANIFEST_SCHEMA = "source-manifest.schema.json"
 SETTINGS_SCHEMA = "aidlc-review-settings.schema.json"  # [tool.aidlc-review] of pyproject.toml
+PLAN_SCHEMA = "review-plan.schema.json"  # tools/data/review-plan.json, from compile/install
 _SOURCES: dict[str, type[BaseModel]] = {
+    PLAN_SCHEMA: ReviewPlan,
     FINDINGS_SCHEMA: FindingsDocument,
     ANSWER_SCHEMA: ReviewerAnswer,
     MANIFEST_SCHEMA: ManifestFile,
