@@ -24,6 +24,7 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     select_tool,
 )
+from aidlc_review.sensors.mypy_scope import configured_files, in_scope
 from aidlc_review.sensors.project_env import (
     Interpreter,
     interpreter_for,
@@ -41,6 +42,11 @@ _JSON_FLAGS = ("--output", "json", "-O")
 
 
 def run(ctx: SensorContext) -> CheckResult:
+    scoped = in_scope(ctx.files, configured_files(ctx.workspace))
+    if scoped != ctx.files:
+        left = len(ctx.files) - len(scoped)
+        ctx.progress(f"{ctx.name}: {left} claimed file(s) outside the project's mypy `files`")
+        ctx.files = scoped  # the result counts what mypy was given
     if not ctx.files:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
