@@ -336,37 +336,28 @@ def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
     return [f"reset: {r['at']} by {r['by']} (earlier history kept as {r['kept']})" for r in resets]
 
 
-def _refuse_unknown_unit(args: argparse.Namespace, unit: str | None) -> None:
-    """A misspelt unit has neither a manifest nor a review: not a fresh review (exit 2)."""
+def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
     from aidlc_review.review.inputs.paths import RecordPaths, missing_manifest
-
-    paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
-    if not paths.manifest.exists() and not paths.findings.exists():
-        raise InvalidInput(missing_manifest(paths))
-
-
-def _fresh_line(args: argparse.Namespace, unit: str | None) -> str:
-    from aidlc_review.review.inputs.paths import RecordPaths
-
-    paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
-    if paths.findings.is_file():
-        return "fresh: the receipt matches the source"
-    return "not reviewed yet: no receipt to be stale (`verify --ready` requires a READY review)"
-
-
-def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.review.record.verify import verify_unit
 
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
-    _refuse_unknown_unit(args, unit)
+    paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
+    reviewed = paths.findings.exists()
+    if not reviewed and not paths.manifest.exists():  # a misspelt unit is not a fresh review
+        raise InvalidInput(missing_manifest(paths))
     stale, unproven = verify_unit(
         args.workspace, unit, args.record, args.manifest, ready=args.ready
+    )
+    fresh = (
+        "fresh: the receipt matches the source"
+        if reviewed
+        else "not reviewed yet: no receipt to be stale (`verify --ready` requires a READY review)"
     )
     _emit(
         args,
         {"fresh": not stale, "stale": stale, "unproven": unproven},
-        [f"stale: {reason}" for reason in stale] or [_fresh_line(args, unit)],
+        [f"stale: {reason}" for reason in stale] or [fresh],
     )
     for note in unproven:  # what could not be checked here, said every time
         print(f"not checked: {note}", file=sys.stderr)

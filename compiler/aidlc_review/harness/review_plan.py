@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.definitions.sensor import SensorManifest
-from aidlc_review.typed_load import validate
+from aidlc_review.typed_load import load_json
 
 PLAN_FILE = "review-plan.json"
 PLAN_PATH = f"tools/data/{PLAN_FILE}"
@@ -71,13 +71,7 @@ def render_review_plan(plan: ReviewPlan) -> str:
 def read_review_plan(harness: Path) -> ReviewPlan | None:
     """The harness's compiled review plan, or None when it has none."""
     path = harness / PLAN_PATH
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: not valid JSON: {exc}") from None
-    return validate(ReviewPlan, data, str(path))
+    return load_json(ReviewPlan, path) if path.is_file() else None
 
 
 def reviewed_stage(harness: Path, slug: str, remedy: str) -> ReviewedStage:

@@ -16,8 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from aidlc_review.errors import InvalidInput
-from aidlc_review.typed_load import validate
+from aidlc_review.typed_load import load_json
 
 LEDGER_FILE = "plugin-aidlc-review.json"
 
@@ -76,13 +75,7 @@ def ledger_path(harness: Path) -> Path:
 def read_ledger(harness: Path) -> Ledger | None:
     """The harness's ledger, or None when the plugin is not installed there."""
     path = ledger_path(harness)
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: not valid JSON: {exc}") from None
-    return validate(Ledger, data, str(path))
+    return load_json(Ledger, path) if path.is_file() else None
 
 
 def render_ledger(ledger: Ledger) -> str:

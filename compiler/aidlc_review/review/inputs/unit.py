@@ -47,7 +47,7 @@ class UnitContext:
         from aidlc_review.review.inputs.intent import upstream_harness
 
         layout = HarnessLayout.at(harness or upstream_harness(paths.workspace))
-        if layout.installed:
+        if layout.installed and harness is not None:  # the workspace's own: checked on resolve
             refuse_broken(layout.root, STAGE)
         remedy = (
             f"install again: aidlc-review install --harness {layout.root}"
