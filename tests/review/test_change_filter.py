@@ -177,3 +177,23 @@ def test_a_record_from_elsewhere_judged_against_an_unknown_base_is_not_ready(
         "against a base not known here (set `base-revision` in [tool.aidlc-review]): they "
         "count as open" in capsys.readouterr().out
     )
+
+
+def test_a_unit_that_changes_its_own_settings_gets_no_pre_existing_findings(tmp_path: Path) -> None:
+    """A claimed pyproject.toml edited by the unit (e.g. an agent moving base-revision to
+    its own commit) cannot make the unit's findings old: nothing is pre-existing then."""
+    ws = make_workspace(tmp_path / "ws", {APP: PRE_EXISTING}, claims=[APP, "pyproject.toml"])
+    base = head(ws)
+    (ws / APP).write_text(PRE_EXISTING + "\n\ndef mean() -> float:\n    return totl / 2\n")
+    _commit(ws)
+    moved = head(ws)
+    settings = (ws / "pyproject.toml").read_text()
+    (ws / "pyproject.toml").write_text(
+        settings + f'\n[tool.aidlc-review]\nbase-revision = "{moved}"\n'
+    )
+    _commit(ws)
+
+    assert main(review_args(ws, "--base", base)) == 1
+    found = by_rule(ws)  # (detect-secrets also takes the commit id for a hex secret)
+    assert (found["F401"], found["F821"]) == ("open", "open")
+    assert verify_ready(ws) == 1

@@ -32,6 +32,7 @@ FILTER_MODES: Final = ("added", "diff_context", "file", "nofilter")
 DEFAULT_MODE: Final[FilterMode] = "added"
 DIFF_CONTEXT: Final = 3  # lines around a change in ``diff_context``, as git diff shows them
 GIT_TIMEOUT: Final = 120.0
+SETTINGS_FILE: Final = "pyproject.toml"  # where [tool.aidlc-review] is read
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,10 @@ def change_since(
     try:
         lines = changed_lines(workspace, base, sorted(files), GIT_TIMEOUT)
     except (SensorError, OSError):
+        return None
+    if lines.get(SETTINGS_FILE):
+        # the unit changed the settings that say what its change is (base-revision,
+        # filter-mode): a change may not decide which of its own findings are old
         return None
     return Change(base, mode, {path: frozenset(found) for path, found in lines.items()})
 
