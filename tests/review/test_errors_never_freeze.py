@@ -133,3 +133,33 @@ def test_a_pass_whose_checks_verified_is_not_redone(
     assert main(review_args(ws)) == 1
     assert "unchanged since pass 1 of attempt 1: NOT-READY" in capsys.readouterr().err
     assert len(findings_doc(ws)["passes"]) == 1
+
+
+def test_a_host_driven_pass_that_could_not_verify_is_redone_by_start_and_submit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The engine's conductor drives passes with `review start` / `review submit`: the pass
+    that could not verify is numbered again, and submitting drops it (kept aside, audited)."""
+    ws = _workspace(tmp_path)
+    base = ["--workspace", str(ws), "--unit", "u1-orders"]
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"verdict": "READY", "summary": "Looks right.", "findings": []}))
+
+    def host_pass() -> tuple[int, int]:
+        capsys.readouterr()
+        assert main(["review", "start", *base, "--json"]) == 0
+        started = json.loads(capsys.readouterr().out)
+        submit = ["review", "submit", *base, "--request", started["request"]]
+        return started["pass"], main([*submit, "--answer", str(answer)])
+
+    assert host_pass() == (1, 1)  # no pytest in the project's venv: could not verify
+    _install_pytest(ws)
+    assert host_pass() == (1, 0)  # pass 1 again, not pass 2 of a budget of 2
+    doc = findings_doc(ws)
+    assert (doc["verdict"], [(p["attempt"], p["pass"]) for p in doc["passes"]]) == (
+        "READY",
+        [(1, 1)],
+    )
+    engine = ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders"
+    events = [json.loads(line) for line in (engine / "audit.jsonl").read_text().splitlines()]
+    assert [(e["event"], e["pass"], e["checks"]) for e in events] == [("redo", 1, ["coverage"])]

@@ -98,7 +98,7 @@ def changes(
     current = kept_source(gathered.frozen.fingerprint)
     last = doc.latest
     since, since_reason = _since_previous(last.source_fingerprint if last else None, current)
-    configured = bool(ctx.base_revision or ctx.sensor_settings().get("base_revision"))
+    configured = ctx.configured_base() is not None
     base = diff_base(ctx.paths.workspace, gathered.baseline.base, configured)
     against, base_reason = _against_base(ctx.paths.workspace, base, current)
     shown_since, shown_base = fit([since or [], against or []], cap)

@@ -13,7 +13,7 @@ from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.harness.review_plan import ReviewedStage, refuse_broken, reviewed_stage
 from aidlc_review.review.inputs.paths import STAGE, RecordPaths
-from aidlc_review.review.inputs.workspace_settings import load_settings
+from aidlc_review.review.inputs.workspace_settings import load_settings, settings_in_force
 from aidlc_review.review.source.git_drift import resolve_base
 
 MAX_UPSTREAM = 200
@@ -57,10 +57,8 @@ class UnitContext:
         stage = reviewed_stage(layout.root, STAGE, remedy)
         budget = stage.passes_for(mode) or 1
         loaded_ctx = cls(paths, layout.root, stage, stage.sensors, mode, budget, base_revision)
-        settings = loaded_ctx.sensor_settings()  # bad settings: refused before any write
-        resolve_base(
-            paths.workspace, base_revision or settings.get("base_revision")
-        )  # and a bad base
+        loaded_ctx.sensor_settings()  # bad settings: refused before any write
+        resolve_base(paths.workspace, loaded_ctx.configured_base())  # and a bad base
         _check_cache_home()  # and so is a cache home the sensors cannot use
         return loaded_ctx
 
@@ -98,14 +96,23 @@ class UnitContext:
             found += [p for p in inception.rglob("*") if p.is_file()]
         return sorted(paths.display(p) for p in found)[:MAX_UPSTREAM]
 
-    def sensor_settings(self) -> dict[str, Any]:
-        """Per-run sensor settings from the workspace's ``[tool.aidlc-review]`` table.
+    def configured_base(self) -> str | None:
+        """The base the unit is compared with: Bolt's branch point, else ``base-revision``."""
+        own = load_settings(self.paths.workspace).for_unit(self.paths.unit)
+        return self.base_revision or own.base_revision
 
-        ``test-command``, ``coverage-threshold`` and ``base-revision``; a
-        ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit.
+    def sensor_settings(self, at: str | None = None) -> dict[str, Any]:
+        """Per-run sensor settings from the ``[tool.aidlc-review]`` table in force at the
+        unit's base commit ``at`` (``workspace_settings.settings_in_force``; the workspace's
+        own without one): ``test-command``, ``coverage-threshold``, ``base-revision`` and
+        the severity overrides; a ``[tool.aidlc-review.units.<unit>]`` table overrides them
+        for one unit. ``settings["in_force"]`` says why the table is not the workspace's.
         """
         settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
-        chosen = load_settings(self.paths.workspace).for_unit(self.paths.unit)
+        in_force = settings_in_force(self.paths.workspace, at)
+        if in_force.note:
+            settings["in_force"] = in_force.note
+        chosen = in_force.settings.for_unit(self.paths.unit)
         for name, value in (
             ("coverage_command", chosen.test_command),
             ("coverage_threshold", chosen.coverage_threshold),

@@ -16,13 +16,14 @@ import math
 import re
 import shlex
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
-from aidlc_review.review.source.git_drift import resolve_base
+from aidlc_review.review.source.git_drift import resolve_base, show_at
 from aidlc_review.sensors import rule_severity
 from aidlc_review.typed_load import key_path, show, validate
 
@@ -174,21 +175,59 @@ def load_settings(workspace: Path) -> WorkspaceSettings:
         return WorkspaceSettings.model_validate({})
     try:
         text = pyproject.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
+    return _parse(text, str(pyproject), workspace)
+
+
+def settings_in_force(workspace: Path, base: str | None) -> InForce:
+    """The settings that judge a unit whose base commit is ``base``: the table as it stands
+    at the base. A change may not configure its own review (lower a severity or the
+    coverage threshold, swap the test command); what it changes in the table takes effect
+    once it is on the base. The workspace's own table is still read first, so bad input
+    is refused as always. Outside git (no base) the workspace's table is all there is."""
+    own = load_settings(workspace)
+    if base is None:
+        return InForce(own, None)
+    text = show_at(workspace, base, "pyproject.toml")
+    at_base = (
+        WorkspaceSettings.model_validate({})
+        if text is None
+        else _parse(text, f"pyproject.toml at {base[:12]}", workspace)
+    )
+    if at_base == own:
+        return InForce(own, None)
+    note = (
+        f"pyproject.toml: {TABLE} differs from the unit's base {base[:12]}: the review "
+        "uses the table at the base (a change does not configure its own review); the "
+        "change's own settings take effect once it is on the base"
+    )
+    return InForce(at_base, note)
+
+
+@dataclass(frozen=True)
+class InForce:
+    settings: WorkspaceSettings
+    note: str | None  # why these are not the workspace's own
+
+
+def _parse(text: str, shown: str, workspace: Path) -> WorkspaceSettings:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{shown}: not valid TOML: {exc}") from None
     table = data.get("tool", {}).get("aidlc-review", {})
     if not isinstance(table, dict):
-        raise InvalidInput(f"{pyproject}: {TABLE}: must be a table")
+        raise InvalidInput(f"{shown}: {TABLE}: must be a table")
     settings = validate(
         WorkspaceSettings,
         table,
-        str(pyproject),
+        shown,
         line_of=lambda loc: toml_line(text, loc),
         root=TABLE,
     )
-    _check_revisions(settings, workspace, str(pyproject), text)
-    _check_floors(settings.severity, str(pyproject), text)
+    _check_revisions(settings, workspace, shown, text)
+    _check_floors(settings.severity, shown, text)
     return settings
 
 

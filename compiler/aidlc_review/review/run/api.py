@@ -133,7 +133,7 @@ def _review_loop(
     ctx: UnitContext, reviewer: AgentSpec, repairer: AgentSpec, timeout: float, say: Progress
 ) -> FindingsDocument:
     paths = ctx.paths
-    doc = _redo_unverified(ctx, own_history(paths, say), say)
+    doc = redo_unverified(ctx, own_history(paths, say), say)
     if _settled(ctx, doc, repairer, say):
         return doc
     if _retry_reviewer(ctx, doc):
@@ -167,17 +167,25 @@ def _settled(ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, say: 
     return not wants_repair
 
 
-def _redo_unverified(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> FindingsDocument:
-    """A last pass whose checks could not verify (environment, tool crash, timeout) is done
-    again, not counted: it is dropped from the history (its record kept aside, the redo
-    audited) unless a repair or a gate decision already followed it. The redone pass runs
-    every check afresh, so nothing of the dropped one decides the verdict."""
+def to_redo(doc: FindingsDocument) -> tuple[Pass, list[str]] | None:
+    """The last pass and its checks that could not verify (environment, tool crash,
+    timeout), when that pass is to be done again: no repair and no gate decision followed
+    it. None when the history stands as it is."""
     last = doc.attempt_passes()[-1:]
     if not last or last[0].repair is not None or _decided(doc):
-        return doc
+        return None
     unverified = unverified_checks(last[0])
-    if not unverified:
+    return (last[0], unverified) if unverified else None
+
+
+def redo_unverified(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> FindingsDocument:
+    """A last pass whose checks could not verify is done again, not counted: it is dropped
+    from the history (its record kept aside, the redo audited). The redone pass runs every
+    check afresh, so nothing of the dropped one decides the verdict."""
+    redo = to_redo(doc)
+    if redo is None:
         return doc
+    last, unverified = [redo[0]], redo[1]
     label = f"redone-attempt{doc.attempt}-pass{last[0].number}"
     kept = keep_aside(ctx.paths, label, [ctx.paths.findings])
     event = {"event": "redo", "attempt": doc.attempt, "pass": last[0].number}
@@ -187,6 +195,10 @@ def _redo_unverified(ctx: UnitContext, doc: FindingsDocument, say: Progress) -> 
         f"({', '.join(unverified)}): redoing it without spending the pass budget "
         f"(its record kept as {ctx.paths.display(kept)})"
     )
+    return without_last_pass(doc)
+
+
+def without_last_pass(doc: FindingsDocument) -> FindingsDocument:
     return doc.model_copy(update={"passes": doc.passes[:-1], "receipt": None})
 
 

@@ -122,14 +122,16 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
         keep_source(frozen, ctx.paths.workspace)  # for the next briefs' diffs and quotes
     except OSError as exc:
         progress(f"could not keep the frozen source for later diffs: {exc}")
-    settings = ctx.sensor_settings()
     # the sensors compare with the same base as the unclaimed-changes check: Bolt's branch
     # point, else the workspace's base-revision (the dependencies sensor then falls back to
     # HEAD, coverage shows no changed lines)
-    base_revision = ctx.base_revision or settings.get("base_revision")
+    base_revision = ctx.configured_base()
+    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
+    settings = ctx.sensor_settings(at=baseline.base)  # the table at the base judges
     if base_revision:
         settings["base_revision"] = base_revision
-    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
+    if "in_force" in settings:
+        progress(settings.pop("in_force"))
     drifted = drift(ctx.paths, baseline, set(frozen.files), in_pass=True)
     for _, reason in drifted:
         progress(reason)

@@ -34,7 +34,15 @@ from aidlc_review.review.inputs.unit import UnitContext
 from aidlc_review.review.record.store import load_unit_document, save_document
 from aidlc_review.review.record.upstream_receipt import record_upstream_review
 from aidlc_review.review.run import engine
-from aidlc_review.review.run.api import ReviewOutcome, ReviewRequest, outcome_of, own_history
+from aidlc_review.review.run.api import (
+    ReviewOutcome,
+    ReviewRequest,
+    outcome_of,
+    own_history,
+    redo_unverified,
+    to_redo,
+    without_last_pass,
+)
 from aidlc_review.review.run.lock import unit_lock
 from aidlc_review.review.source.freeze import Frozen, freeze_unit
 from aidlc_review.typed_load import load_json
@@ -85,6 +93,8 @@ def start_review(request: ReviewRequest, progress: Callable[[str], None] | None 
     engine.read_manifest(ctx)
     with unit_lock(paths, say):
         doc = own_history(paths, say)
+        if to_redo(doc):  # a pass that could not verify is done again (dropped at submit)
+            doc = without_last_pass(doc)
         number = len(doc.attempt_passes()) + 1
         if number > ctx.budget:
             raise InvalidInput(
@@ -133,6 +143,9 @@ def submit_review(
     found = _read_answer(answer)
     with unit_lock(paths, say):
         doc = load_unit_document(paths) or engine.new_document(paths.unit)
+        redo = to_redo(doc)
+        if redo and (doc.attempt, redo[0].number) == (saved.attempt, saved.number):
+            doc = redo_unverified(ctx, doc, say)  # what start numbered this pass for
         if (doc.attempt, len(doc.attempt_passes()) + 1) != (saved.attempt, saved.number):
             raise InvalidInput(
                 f"--request {request_id}: already submitted, or superseded; "

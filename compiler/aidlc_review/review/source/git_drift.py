@@ -77,6 +77,11 @@ def resolve_base(workspace: Path, revision: str | None) -> str | None:
     return done.strip()
 
 
+def show_at(workspace: Path, commit: str, path: str) -> str | None:
+    """``path`` as it stands at ``commit`` (text), or None when the commit has no such file."""
+    return _git(workspace, "show", f"{commit}:{path}")
+
+
 def engine_owned(workspace: Path) -> list[str]:
     """Workspace-relative prefixes only the engines write (beyond the record dir): in an
     upstream project its ``aidlc/`` tree and each Bolt worktree of its swarm."""
