@@ -34,7 +34,7 @@ FILED_AT = "452c2a0"  # the last commit before work on #11 began
 ISSUE_11_FILES = (
     "tests/compiler/test_differential.py",
     "tests/compiler/test_rules.py",
-    "tests/review/test_ledger_fingerprint.py",
+    "tests/review/findings/test_ledger_fingerprint.py",
     "tests/test_code_shape.py",
     "tests/test_typed_load.py",
 )

@@ -21,6 +21,7 @@ from aidlc_review.cli.path_checks import (
     check_review_outputs,
     writing,
 )
+from aidlc_review.cli.review_annotate import add_output_format, output_format, unit_annotations
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,6 +66,7 @@ def _add_run_verb(verbs: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="also write the final open findings as SARIF 2.1.0",
     )
+    add_output_format(run)
     _add_by(run)
 
 
@@ -97,6 +99,7 @@ def _add_record_verbs(verbs: argparse._SubParsersAction) -> None:
         action="store_true",
         help="the unit of the Bolt worktree this runs in (its branch is bolt-<unit>)",
     )
+    add_output_format(verify)
     gate = _verb(verbs, "gate", "record the gate decision: approve or request changes", _gate)
     choice = gate.add_mutually_exclusive_group(required=True)
     choice.add_argument("--approve", action="store_const", const="approve", dest="decision")
@@ -255,9 +258,23 @@ def _run(args: argparse.Namespace) -> int:
         sarif=args.sarif,
         by=args.by,
     )
+    github = _chosen_format(args) == "github"
     outcome = run_review(request, _progress)
-    _emit(args, _outcome_json(outcome), _outcome_lines(outcome))
+    if github:
+        from aidlc_review.review.record.verify import verify_proof
+
+        paths, proof, reasons = verify_proof(args.workspace, args.unit, args.record, args.manifest)
+        sys.stdout.write(unit_annotations(paths, proof, reasons))
+    else:
+        _emit(args, _outcome_json(outcome), _outcome_lines(outcome))
     return 0 if outcome.verdict == "READY" else 1
+
+
+def _chosen_format(args: argparse.Namespace) -> str:
+    """``--output-format`` checked against ``--json`` up front; ``json`` sets ``--json``."""
+    chosen = output_format(args)
+    args.json = chosen == "json"
+    return chosen
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -339,16 +356,23 @@ def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
 def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
     from aidlc_review.review.inputs.paths import RecordPaths, missing_manifest
-    from aidlc_review.review.record.verify import verify_unit
+    from aidlc_review.review.record.verify import verify_proof
 
+    github = _chosen_format(args) == "github"
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
     paths = RecordPaths.resolve(args.workspace, unit, args.record, args.manifest)
     reviewed = paths.findings.exists()
     if not reviewed and not paths.manifest.exists():  # a misspelt unit is not a fresh review
         raise InvalidInput(missing_manifest(paths))
-    stale, unproven = verify_unit(
+    paths, proof, stale = verify_proof(
         args.workspace, unit, args.record, args.manifest, ready=args.ready
     )
+    unproven = proof.unproven
+    if github:
+        sys.stdout.write(unit_annotations(paths, proof, stale))
+        for note in unproven:
+            print(f"not checked: {note}", file=sys.stderr)
+        return 1 if stale else 0
     fresh = (
         "fresh: the receipt matches the source"
         if reviewed

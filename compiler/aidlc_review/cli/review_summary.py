@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.cli.options import add_json
+from aidlc_review.cli.review_annotate import output_format
 
 Documents = dict[str, tuple[Path, Any]]  # unit -> (findings file, FindingsDocument)
 
@@ -98,14 +99,6 @@ OUTPUT_FORMATS: dict[str, Callable[[dict[str, Any], Documents, str], str]] = {
 }
 
 
-def _output_format(args: argparse.Namespace) -> str:
-    from aidlc_review.errors import InvalidInput
-
-    if args.json and args.output_format not in (None, "json"):
-        raise InvalidInput(f"--json and --output-format {args.output_format}: choose one")
-    return "json" if args.json else args.output_format or "text"
-
-
 def _writable(option: str, path: Path | None) -> None:
     from aidlc_review.errors import InvalidInput
 
@@ -118,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     from aidlc_review.ci.report import append_summary, render_markdown, write_merged_sarif
     from aidlc_review.cli.path_checks import check_summary_outputs, writing
 
-    shown = OUTPUT_FORMATS[_output_format(args)]
+    shown = OUTPUT_FORMATS[output_format(args)]
     _writable("--markdown", args.markdown)
     _writable("--sarif", args.sarif)
     outputs = {"--markdown": args.markdown, "--sarif": args.sarif}

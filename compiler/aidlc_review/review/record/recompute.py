@@ -52,15 +52,12 @@ def recompute_findings(
     what the unit changed since its given base (``review.findings.change_filter``)."""
     from aidlc_review.review.inputs.unit import UnitContext
     from aidlc_review.review.run.engine import sensor_observations
-    from aidlc_review.review.source.baseline import load_baseline
     from aidlc_review.review.source.git_drift import resolve_base
     from aidlc_review.sensors import run_sensors
 
     ctx = UnitContext.load(paths, harness, "gated", base_revision)
-    base = ctx.configured_base()
-    baseline = load_baseline(paths)
-    at = baseline.base if baseline is not None else resolve_base(paths.workspace, base)
-    settings = ctx.sensor_settings(at=at)  # the table at the unit's base, as in the pass
+    base = ctx.configured_base()  # the sealed baseline's (proof._base), else configured
+    settings = ctx.sensor_settings(at=resolve_base(paths.workspace, base))  # as in the pass
     settings.pop("in_force", None)
     if base:
         settings["base_revision"] = base

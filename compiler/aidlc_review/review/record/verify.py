@@ -37,9 +37,22 @@ def verify_unit(
     harness: Path | None = None,
 ) -> tuple[list[str], list[str]]:
     """``(reasons, unproven)``: ``verify_review``'s reasons and what could not be checked."""
+    _, proof, reasons = verify_proof(workspace, unit, record, manifest, ready, harness)
+    return reasons, proof.unproven
+
+
+def verify_proof(
+    workspace: Path,
+    unit: str | None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    ready: bool = False,
+    harness: Path | None = None,
+) -> tuple[RecordPaths, Proof, list[str]]:
+    """The unit's record paths, its proof from the bytes, and the reasons verify exits 1."""
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     proof = prove_unit(paths, harness=harness, thorough=ready)
-    return proof_reasons(paths, proof, ready), proof.unproven
+    return paths, proof, proof_reasons(paths, proof, ready)
 
 
 def proof_reasons(paths: RecordPaths, proof: Proof, ready: bool) -> list[str]:

@@ -7,6 +7,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from aidlc_review.review.report.inert import inert
+
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
@@ -29,20 +31,9 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def _inert(text: object) -> str:
-    """Untrusted text (agents, tools) made inert in Markdown: no raw HTML, no control
-    characters (ANSI escapes included); headings and quotes are escaped per line."""
-    cleaned = "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in str(text or ""))
-    cleaned = cleaned.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return "\n".join(
-        "\\" + line if line.lstrip().startswith(("#", "=", "-", "+", "*")) else line
-        for line in cleaned.split("\n")
-    )
-
-
 def _oneline(text: object) -> str:
     """Text for a list item or a table cell: one line, whitespace collapsed, inert."""
-    return " ".join(_inert(" ".join(str(text or "").split())).split())
+    return " ".join(inert(" ".join(str(text or "").split())).split())
 
 
 def _demote(text: str, levels: int) -> str:
@@ -59,5 +50,5 @@ def _demote(text: str, levels: int) -> str:
 
 def _blockquote(text: str) -> str:
     """Quote text verbatim as a Markdown block quote (every line, blank ones too)."""
-    lines = _inert(text).splitlines() or [""]
+    lines = inert(text).splitlines() or [""]
     return "\n".join(f"> {line}" if line else ">" for line in lines)

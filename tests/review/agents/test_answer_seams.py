@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.review.test_envelope import FENCED, claude_envelope, codex_stream
+from tests.review.agents.test_envelope import FENCED, claude_envelope, codex_stream
 from tests.review.workspace import (
     CLEAN,
     FAKE_KEY,

@@ -26,7 +26,7 @@ from tests.review.workspace import (
 )
 
 SARIF_SCHEMA = (
-    Path(__file__).resolve().parents[1] / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
+    Path(__file__).resolve().parents[2] / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 )
 
 

@@ -2,7 +2,7 @@
 
 Regenerate after a deliberate change to the templates or the renderer::
 
-    AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/test_report_golden.py
+    AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/report/test_report_golden.py
 
 and commit the updated files under tests/review/golden/.
 """
@@ -151,5 +151,5 @@ def test_rendered_outputs_match_golden(name):
         golden.write_text(text)
     assert text == golden.read_text(), (
         f"{name} differs from its golden file; if intended, regenerate with: "
-        "AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/test_report_golden.py"
+        "AIDLC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/review/report/test_report_golden.py"
     )

@@ -4,7 +4,7 @@ static finding naming it are one defect, standing where the unit's change is."""
 from __future__ import annotations
 
 from aidlc_review.review.findings.grouping import group_hits
-from tests.review.test_grouping_rules import hit
+from tests.review.findings.test_grouping_rules import hit
 
 APP = "src/shop/__init__.py"
 LISTS = "src/shop/lists.py"

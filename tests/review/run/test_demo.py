@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 UNIT_DIR = "inventory-service/aidlc-docs/construction/u1-stock-ledger/code-review"
 
 

@@ -38,6 +38,11 @@ SHELL_OUT = (
 )
 
 
+def commit_settings(ws: Path) -> None:
+    git(ws, "add", "pyproject.toml")
+    git(ws, "-c", "user.name=a", "-c", "user.email=a@example.invalid", "commit", "-qm", "cfg")
+
+
 def commit(ws: Path, message: str = "work") -> None:
     git(ws, "add", "-A")
     git(ws, "-c", "user.name=a", "-c", "user.email=a@example.invalid", "commit", "-qm", message)
@@ -451,9 +456,11 @@ def test_a_record_from_elsewhere_whose_tests_cannot_run_here_is_not_ready(
     job = tmp_path / "job"
     shutil.copytree(ws, job, symlinks=True)
     assert main(review_args(job)) == 0  # the review job ran the tests
-    # the gate's environment lacks the project's test runner
+    # the gate's environment lacks the project's test runner (committed: the table in
+    # force is the one at the base, here HEAD)
     config = (ws / "pyproject.toml").read_text()
     (ws / "pyproject.toml").write_text(config.replace("python -m pytest", "no-such-test-runner"))
+    commit_settings(ws)
     capsys.readouterr()
 
     sources = job / RECORD
@@ -477,6 +484,7 @@ def test_a_sensor_that_cannot_run_here_stops_an_approval_but_not_a_freshness_che
     shutil.copytree(job / RECORD, ws / RECORD, dirs_exist_ok=True)
     config = (ws / "pyproject.toml").read_text()
     (ws / "pyproject.toml").write_text(config.replace("python -m pytest", "no-such-test-runner"))
+    commit_settings(ws)
     capsys.readouterr()
 
     assert main(["review", "verify", "--workspace", str(ws), "--unit", UNIT]) == 0

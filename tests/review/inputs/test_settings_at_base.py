@@ -19,7 +19,9 @@ from tests.review.workspace import (
 )
 
 APP = "src/orders/app.py"
-UNUSED_IMPORT = '"""Orders."""\n\nimport os\n\n\ndef total(prices: list[int]) -> int:\n    return 0\n'
+UNUSED_IMPORT = (
+    '"""Orders."""\n\nimport os\n\n\ndef total(prices: list[int]) -> int:\n    return 0\n'
+)
 SILENCED = f'{PYPROJECT}\n[tool.aidlc-review.severity.rules]\nF401 = "minor"\n'
 CLEAN = '"""Orders."""\n\n\ndef total(prices: list[int]) -> int:\n    return sum(prices)\n'
 

@@ -150,3 +150,55 @@ def test_json_and_another_output_format_are_refused(reviewed, capsys):
     assert capsys.readouterr().err == "--json and --output-format github: choose one\n"
     assert main([*argv, "--output-format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["verdict"] == "NOT-READY"
+
+
+def test_review_run_prints_the_units_annotations_in_place_of_its_text(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    capsys.readouterr()
+    assert main(review_args(ws, "--output-format", "github")) == 1
+    lines = capsys.readouterr().out.splitlines()
+    [(level, props, message)] = [parse(line) for line in lines]
+    assert (level, props["file"], props["line"], props["title"]) == (
+        "error",
+        "src/orders/app.py",
+        "1",
+        "CR-001 major linter/F401",
+    )
+    assert message.startswith("F401 `os` imported but unused")
+
+
+def test_review_verify_prints_the_open_findings_and_why_the_unit_is_not_approvable(
+    reviewed, tmp_path, capsys
+):
+    ws = tmp_path / "ws"
+    shutil.copytree(reviewed / "ws", ws)
+    capsys.readouterr()
+    argv = ["review", "verify", "--workspace", str(ws), "--unit", "u1-orders", "--ready"]
+    assert main([*argv, "--output-format", "github"]) == 1
+    shown = [parse(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(level, props.get("file")) for level, props, _ in shown[:3]] == [
+        ("error", "src/orders/app.py"),
+        ("error", "src/orders/settings.py"),
+        ("warning", "src/orders/util.py"),
+    ]
+    reasons = [message for _, props, message in shown if "not approvable" in props["title"]]
+    assert reasons and all("NOT-READY" in m or "not READY" in m for m in reasons), reasons
+    assert FAKE_KEY not in "".join(m for _, _, m in shown)
+
+
+def test_review_verify_of_a_fresh_ready_unit_prints_no_annotation(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": '"""Fine."""\n'})
+    assert main(review_args(ws)) == 0
+    capsys.readouterr()
+    argv = ["review", "verify", "--workspace", str(ws), "--unit", "u1-orders", "--ready"]
+    assert main([*argv, "--output-format", "github"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_run_and_verify_refuse_json_with_another_output_format(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": LINT_ERROR})
+    assert main(review_args(ws, "--json", "--output-format", "github")) == 2
+    assert capsys.readouterr().err == "--json and --output-format github: choose one\n"
+    assert not (ws / "aidlc-docs/construction/u1-orders/code-review").exists()
+    verify = ["review", "verify", "--workspace", str(ws), "--unit", "u1-orders"]
+    assert main([*verify, "--json", "--output-format", "github"]) == 2

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 from aidlc_review.cli.main import main
 from tests.bolt.conftest import IDENTITY as BOLT_IDENTITY
@@ -590,9 +591,12 @@ def test_reviewer_text_in_the_report_is_inert_markdown(tmp_path: Path) -> None:
 
     assert main(review_args(ws, "--reviewer", reviewer)) == 0
     report = report_text(ws)
-    assert "<img" not in report and "<script>" not in report and "\x1b" not in report
+    assert "\x1b" not in report
     assert "> \\# Verdict: READY" in report
-    assert "> &gt; approved &lt;img src=x onerror=alert(1)&gt;\ufffd[2J" in report
+    assert "> \\> approved \\<img src=x onerror=alert(1)\\>\ufffd[2J" in report
+    page = MarkdownIt("commonmark", {"html": True}).render(report)
+    assert "<img" not in page and "<script" not in page  # as a renderer reads it
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page  # shown as text
     assert "\n## Approved" not in report
 
 
