@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from aidlc_review.sensors.installed_version import installed_version
+
 _VERSIONS: dict[tuple[str, int, int], str] = {}
 
 
@@ -107,11 +109,15 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def tool_version(path: Path, argv: list[str] | None, timeout: float = 30.0) -> str:
-    """The tool's ``--version`` line, remembered per (path, mtime, size) for this process."""
+    """The tool's version: read from the package that installed it when that lists this very
+    file (``installed_version``: no start-up paid), else its ``--version`` line; remembered
+    per (path, mtime, size) for this process."""
     if not argv:
         return "unknown"
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _VERSIONS and (known := installed_version(path)) is not None:
+        _VERSIONS[key] = known
     if key not in _VERSIONS:
         run = run_tool([str(path), *argv[1:]], Path.cwd(), timeout)
         text = (run.stdout or run.stderr).strip().splitlines()
