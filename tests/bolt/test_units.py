@@ -185,3 +185,11 @@ def test_misspelt_keys_and_wrong_types_name_their_line_and_the_key_meant(tmp_pat
     with pytest.raises(ValidationFailed) as caught:
         load_units(top)
     assert str(caught.value) == f"{top}:1: $.unit: unknown key (did you mean 'units'?)"
+
+
+def test_a_unit_name_ending_in_a_newline_is_refused(tmp_path):
+    """A regex's ``$`` also matches before a final newline: the name must match whole."""
+    path = write(tmp_path, "units.yaml", '- name: "u1\\n"\n')
+    with pytest.raises(ValidationFailed) as caught:
+        load_units(path)
+    assert "$[0].name: must be a name of letters, digits" in str(caught.value)

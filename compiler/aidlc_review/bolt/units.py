@@ -129,7 +129,7 @@ class UnitEntry(BaseModel):
     @field_validator("name")
     @classmethod
     def _branch_safe(cls, name: str) -> str:
-        if not UNIT_NAME.match(name) or name in (".", ".."):
+        if not UNIT_NAME.fullmatch(name) or name in (".", ".."):
             raise ValueError(
                 f"must be a name of letters, digits, '.', '_' or '-', got {show(name)}"
             )

@@ -88,7 +88,9 @@ def test_a_workspace_that_is_not_a_directory_is_refused_as_given(tmp_path: Path)
         RecordPaths.resolve(touch(tmp_path / "file.txt"), "u1")
 
 
-@pytest.mark.parametrize("unit", ["", ".", "..", "../x", "a/b", "-x", "_x", "a b", "a\tb"])
+@pytest.mark.parametrize(
+    "unit", ["", ".", "..", "../x", "a/b", "-x", "_x", "a b", "a\tb", "u1\n", "u1\n\n"]
+)
 def test_a_unit_that_is_not_a_plain_name_is_refused(tmp_path: Path, unit: str) -> None:
     with pytest.raises(InvalidInput) as caught:
         RecordPaths.resolve(tmp_path, unit)

@@ -28,7 +28,7 @@ RECEIPT_FILE = "code-review-receipt.json"
 ENGINE_DIR = ".aidlc-engine"
 STAGE_LEVEL = "_stage"
 # Unit names: the one definition (the review, Bolt and the hooks all use it).
-UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+UNIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # whole names: fullmatch
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class RecordPaths:
         root = workspace.resolve()
         if not root.is_dir():
             raise InvalidInput(f"{workspace}: workspace directory not found")
-        if unit is not None and (not UNIT_NAME.match(unit) or unit in (".", "..")):
+        if unit is not None and (not UNIT_NAME.fullmatch(unit) or unit in (".", "..")):
             raise InvalidInput(
                 f"--unit {unit!r}: must be a unit name (letters, digits, '.', '_', '-')"
             )
