@@ -37,7 +37,7 @@ TOOL_TEXT = [
     "Use `X | Y` for type annotations",
     'Argument 1 to "f" has incompatible type "list[<nothing>]"',
     "`a < b` and `x & y` are code",
-    "floor_token=\"<\" is not a password",
+    'floor_token="<" is not a password',
 ]
 
 
