@@ -132,6 +132,18 @@ def test_a_base_outside_git_cannot_be_read_and_says_so(tmp_path: Path) -> None:
         diff_against(tmp_path, "0123456789abcdef", {"a.py": kept("a\n")})
 
 
+def test_a_base_the_repository_does_not_know_is_an_error_not_a_unit_of_new_files(
+    tmp_path: Path,
+) -> None:
+    """Gone after a rebase and ``git gc``: the brief says the base cannot be read."""
+    root = tmp_path / "ws"
+    write(root / "a.py", "a\n")
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "base")
+    with pytest.raises(OSError, match=r"^git cannot read the base deadbeefdead$"):
+        diff_against(root, "deadbeef" * 5, {"a.py": kept("a\n")})
+
+
 def branchy_repo(tmp_path: Path) -> tuple[Path, str, str]:
     """``main`` at A; ``feature`` forked at A with one commit B on it (checked out)."""
     root = tmp_path / "ws"

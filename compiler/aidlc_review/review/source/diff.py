@@ -144,7 +144,11 @@ def _default_branch(workspace: Path) -> str | None:
 
 
 def _base_blobs(workspace: Path, base: str, paths: list[str]) -> dict[str, KeptText]:
-    """``{path: text}`` for each path the base commit holds as a file."""
+    """``{path: text}`` for each path the base commit holds as a file. A base git does not
+    know (gone after a rebase and ``git gc``) is an error, not a base without the files:
+    ``cat-file --batch`` would answer "missing" for each and the unit would read as new."""
+    if _git(workspace, "rev-parse", "--verify", "-q", f"{base}^{{commit}}") is None:
+        raise OSError(f"git cannot read the base {base[:12]}")
     request = "".join(f"{base}:{path}\n" for path in paths).encode()
     out = _git(workspace, "cat-file", "--batch", stdin=request)
     if out is None:
