@@ -327,6 +327,20 @@ def test_a_sensor_that_ran_in_the_pass_but_cannot_run_here_is_named_and_its_find
     assert [line.split(":")[0] for line in passed.not_run] == ["type-check"]
 
 
+def test_a_sensor_that_could_not_verify_in_the_pass_nor_run_here_keeps_its_blocking_finding(
+    reviewed: Reviewed,
+) -> None:
+    """Its silence here proves nothing: the pass's "could not verify" still blocks."""
+    [f401] = reviewed.doc.passes[-1].findings
+    unverified = other("sensor", check="type-check", number=2).model_copy(
+        update={"rule": "type-check/unverified", "severity": "major"}
+    )
+    doc = reviewed.with_last_pass([f401, unverified], {"type-check": "error"})
+    result = reviewed.recompute(doc)
+    assert [line.split(":")[0] for line in result.not_run] == ["type-check"]
+    assert shown(result.findings) == [("CR-001", "open", "major"), ("CR-002", "open", "major")]
+
+
 def test_a_sensor_skipped_in_the_pass_and_here_is_not_named(reviewed: Reviewed) -> None:
     skipped = [name for name, status in checks_of(reviewed.doc).items() if status == "skipped"]
     assert sorted(skipped) == ["coverage", "dependencies", "findings-schema", "type-check"]

@@ -122,11 +122,13 @@ def merge_recomputed(
 def _could_not_run(results: list[CheckResult], recorded: dict[str, str]) -> dict[str, str]:
     """``{sensor: why}`` for sensors that ran in the pass but are skipped or broken here (a
     tool missing from this environment, a test runner the hook's interpreter lacks): their
-    silence or their error here proves nothing either way about the bytes."""
+    silence or their error here proves nothing either way about the bytes. One that errored
+    in the pass counts too: its "could not verify" finding blocked then and still does."""
+    ran = ("passed", "failed", "error")
     return {
         r.name: (r.reason or r.status).splitlines()[0]
         for r in results
-        if r.status in ("skipped", "error") and recorded.get(r.name) in ("passed", "failed")
+        if r.status in ("skipped", "error") and recorded.get(r.name) in ran
     }
 
 
