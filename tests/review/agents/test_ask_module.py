@@ -159,6 +159,19 @@ MALFORMED = {
         {"stdout": f"```json\n{json.dumps(GOOD)}\n```\n\n```json\n{{}}\n```\n"},
         "answer holds 2 fenced json blocks, not one",
     ),
+    "two fenced blocks in Claude's result": (
+        {
+            "stdout": json.dumps(
+                {
+                    "type": "result",
+                    "subtype": "success",
+                    "is_error": False,
+                    "result": f"```json\n{json.dumps(GOOD)}\n```\n\n```json\n{{}}\n```\n",
+                }
+            )
+        },
+        "answer holds 2 fenced json blocks, not one",
+    ),
 }
 
 

@@ -104,6 +104,6 @@ def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
         return AnswerCheck(None, run.failure), False
     found = unwrap(run.stdout)
     if found.error is not None:
-        return AnswerCheck(None, found.error), found.form == "fenced"
+        return AnswerCheck(None, found.error), found.misformed
     check = engine.check_answer(asking.ctx, asking.doc, asking.gathered, found.text)
     return check, check.answer is None

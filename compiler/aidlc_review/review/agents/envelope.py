@@ -36,6 +36,8 @@ class Unwrapped:
     text: str | bytes | None  # the answer's own text, for validation
     form: str  # json | fenced | claude | codex | raw
     error: str | None = None  # why there is no answer (the envelope said so, or too large)
+    # an answer arrived, in whichever envelope, but not in a readable form: worth one retry
+    misformed: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,8 @@ def _fenced(text: str, form: str) -> Unwrapped | None:
     if len(blocks) == 1:
         return Unwrapped(blocks[0], form)
     if len(blocks) > 1:
-        return Unwrapped(None, form, f"answer holds {len(blocks)} fenced json blocks, not one")
+        why = f"answer holds {len(blocks)} fenced json blocks, not one"
+        return Unwrapped(None, form, why, misformed=True)
     return None
 
 
