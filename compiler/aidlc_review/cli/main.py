@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from aidlc_review import __version__
+from aidlc_review.cli.fast_check import up_to_date
 from aidlc_review.errors import EXIT_INTERNAL, EXIT_INVALID, AidlcError
+
+if TYPE_CHECKING:
+    import argparse
 
 DESCRIPTION = (
     "A source-bound code-review stage for AI-DLC: compile a harness's stage graph and "
@@ -32,15 +35,24 @@ COMMAND_MODULES = (
 ALIASES = {"uninstall": "install"}  # verbs registered by another command's module
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.print_usage(sys.stderr)
+            self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+    return _Parser
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser, or (``only``) just the one command being run: registering
-    every command costs more than a fast ``compile --check`` is allowed to take."""
+    every command costs more than a fast ``compile --check`` is allowed to take (argparse
+    itself is imported only here: ``cli.fast_check`` answers that one without it)."""
+    import importlib
+
+    _Parser = _parser_class()
     parser = _Parser(prog="aidlc-review", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"aidlc-review {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -53,6 +65,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if up_to_date(args_list) == 0:  # compile --check on an unchanged harness: no parser
+        return 0
     known = (*COMMAND_MODULES, *ALIASES)
     command = args_list[0] if args_list and args_list[0] in known else None
     parser = build_parser(command)
