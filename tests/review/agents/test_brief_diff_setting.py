@@ -8,9 +8,21 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.review.workspace import PYPROJECT, UNIT, git, make_workspace, review_args, write
+from tests.review.workspace import (
+    PYPROJECT,
+    UNIT,
+    git,
+    make_workspace,
+    review_args,
+    script_agent,
+    write,
+)
 
 BRIEF = Path("aidlc-docs/.aidlc-engine/code-review") / UNIT / "briefs/reviewer-attempt1-pass1.md"
+READY_REVIEWER = (
+    "import json, sys\nsys.stdin.read()\n"
+    "print(json.dumps({'verdict': 'READY', 'summary': 'ok', 'findings': []}))\n"
+)
 BODY = "".join(f"VALUE_{n} = {n}\n" for n in range(20))
 
 
@@ -49,8 +61,9 @@ def test_a_small_diff_cap_is_honoured_and_stated_in_the_brief(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str
 ) -> None:
     ws = _workspace(tmp_path, table)
+    reviewer = script_agent(tmp_path / "reviewer.py", READY_REVIEWER)
 
-    main(review_args(ws))
+    main(review_args(ws, "--reviewer", reviewer))
 
     brief = (ws / BRIEF).read_text()
     assert "Diffs are capped at 600 bytes in all" in brief
@@ -62,8 +75,9 @@ def test_without_the_setting_the_cap_is_200_000_bytes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ws = _workspace(tmp_path, "")
+    reviewer = script_agent(tmp_path / "reviewer.py", READY_REVIEWER)
 
-    main(review_args(ws))
+    main(review_args(ws, "--reviewer", reviewer))
 
     brief = (ws / BRIEF).read_text()
     assert "Diffs are capped at 200000 bytes in all" in brief

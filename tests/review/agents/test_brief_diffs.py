@@ -72,7 +72,8 @@ def test_the_pass_one_brief_diffs_the_claimed_files_against_the_base_and_nothing
     write(ws / "src/orders/settings.py", LEAKY)  # untracked, claimed, holds a secret
     write_manifest(ws, ["src/orders/calc.py", "src/orders/settings.py"])
 
-    main(review_args(ws))
+    reviewer = script_agent(tmp_path / "reviewer.py", REVIEWER)  # the built-in reads none
+    main(review_args(ws, "--reviewer", reviewer))
 
     brief = _brief(ws, "reviewer-attempt1-pass1.md")
     against = _section(brief, "### Against the base")
@@ -94,7 +95,8 @@ def test_without_a_configured_base_a_branch_is_diffed_from_where_it_left_main(tm
     write(ws / "src/orders/calc.py", CALC_FIXED)
     git(ws, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qam", "fix")
 
-    main(review_args(ws))
+    reviewer = script_agent(tmp_path / "reviewer.py", REVIEWER)  # the built-in reads none
+    main(review_args(ws, "--reviewer", reviewer))
 
     against = _section(_brief(ws, "reviewer-attempt1-pass1.md"), "### Against the base")
     assert "+    if not values:\n" in against

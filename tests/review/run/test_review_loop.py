@@ -209,3 +209,11 @@ def test_a_repairer_that_writes_the_review_files_is_overruled(tmp_path, capsys):
     doc = findings_doc(ws)
     assert [(p["pass"], p["verdict"]) for p in doc["passes"]] == [(1, "NOT-READY"), (2, "READY")]
     assert "**Verdict: READY**" in report_text(ws)
+
+
+def test_the_built_in_reviewer_is_given_no_brief(tmp_path):
+    """No model reads it: none is built (its diffs and redaction cost a second a pass)."""
+    ws = make_workspace(tmp_path / "ws", {"src/orders/app.py": CLEAN})
+    assert main(review_args(ws)) == 0
+    briefs = ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/briefs"
+    assert not briefs.exists() or not list(briefs.glob("reviewer-*"))

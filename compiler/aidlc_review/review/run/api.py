@@ -252,10 +252,13 @@ def _one_pass(
     number = len(doc.attempt_passes()) + 1
     say(f"attempt {doc.attempt}, pass {number}/{ctx.budget}: freezing and running sensors")
     gathered = engine.gather(ctx, say)
-    brief = write_brief(
-        ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
-    )
-    answer = _ask_reviewer(Asking(ctx, doc, reviewer, gathered, brief, number, timeout, say))
+    if reviewer.kind == BUILTIN:  # no model reads a brief: none is built
+        answer = AnswerCheck(engine.builtin_answer(gathered.results), None)
+    else:
+        brief = write_brief(
+            ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
+        )
+        answer = _ask_reviewer(Asking(ctx, doc, reviewer, gathered, brief, number, timeout, say))
     doc = engine.conclude(ctx, doc, gathered, engine.reviewer_record(str(reviewer), answer), answer)
     save_document(ctx.paths, doc)
     record_upstream_review(ctx.harness, ctx.stage.lead_agent, doc, ctx.paths.unit, say)
@@ -268,8 +271,6 @@ def _one_pass(
 
 
 def _ask_reviewer(asking: Asking) -> AnswerCheck:
-    if asking.reviewer.kind == BUILTIN:
-        return AnswerCheck(engine.builtin_answer(asking.gathered.results), None)
     checked = scrub_check(ask_command_reviewer(asking))
     if checked.reason:
         asking.say(f"reviewer {asking.reviewer}: answer rejected: {checked.reason}")
