@@ -9,6 +9,7 @@ a secret is refused too: claimed paths are quoted in findings, reports and on st
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -182,11 +183,17 @@ def _in_git_dir(parts: tuple[str, ...] | list[str]) -> bool:
 def _check_no_secret(value: str) -> None:
     """A claimed name is shown everywhere the review reports; one holding a secret is
     refused naming only detect-secrets' marker for it, never the value."""
-    from aidlc_review.sensors.redact import scrub  # detect-secrets: only when a manifest is read
-
-    shown, _ = scrub(value)
+    shown = _scrubbed(value)
     if shown != value:  # a secret, or a name too slow to check (never let through)
         raise ValueError(f"names a secret ({shown}); rename it so no secret is in its path")
+
+
+@functools.lru_cache(maxsize=4096)
+def _scrubbed(value: str) -> str:
+    """A pass reads the manifest several times: each name is scanned once per process."""
+    from aidlc_review.sensors.redact import scrub  # detect-secrets: only when a manifest is read
+
+    return scrub(value)[0]
 
 
 def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:
