@@ -8,9 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from aidlc_review.errors import LockBusy
+from aidlc_review.flock import FileLock, Timeout
 
 
 @contextmanager

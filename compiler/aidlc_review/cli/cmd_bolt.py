@@ -166,11 +166,10 @@ def _store(workspace: Path):
 @contextmanager
 def _locked(workspace: Path) -> Iterator[None]:
     """One bolt command per repository at a time; a second one is refused, not queued."""
-    from filelock import FileLock, Timeout
-
     from aidlc_review.bolt.git import Git
     from aidlc_review.bolt.state import bolt_root
     from aidlc_review.errors import LockBusy
+    from aidlc_review.flock import FileLock, Timeout
 
     _require_repo(workspace)
     root = bolt_root(Git(workspace.resolve()).common_dir())

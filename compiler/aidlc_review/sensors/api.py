@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
+from aidlc_review.flock import FileLock
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing

@@ -10,7 +10,8 @@ item. When the time is up the whole group is killed, a pool the child started wi
 and the caller learns which items were finished; the rest were not checked.
 
 Forks are taken one at a time (``_FORKING``): the Bolt pipeline reviews units on threads,
-and filelock's fork guard refuses an ``os.fork`` while another thread is inside one.
+and a library's fork guard (filelock's, when a host process imports it) refuses an
+``os.fork`` while another thread is inside one.
 """
 
 from __future__ import annotations

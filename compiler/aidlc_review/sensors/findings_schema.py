@@ -12,8 +12,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from aidlc_review.sensors.context import SensorContext
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
 from aidlc_review.severity import NOT_READY, READY, blocks_verdict
@@ -33,6 +31,8 @@ def run(ctx: SensorContext) -> CheckResult:
         document = json.loads(path.read_bytes())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return judged(ctx.name, [_bad(ctx, shown, None, f"not readable JSON: {exc}")], command)
+    from jsonschema import Draft202012Validator  # 0.1 s of imports: only when validating
+
     validator = Draft202012Validator(load_schema(FINDINGS_SCHEMA))
     errors = sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
     findings = [_bad(ctx, shown, None, f"{_where(e.absolute_path)}: {e.message}") for e in errors]

@@ -14,8 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
+from aidlc_review.flock import FileLock
 from aidlc_review.sensors import mypy_seed
 from aidlc_review.sensors.context import (
     SensorContext,
