@@ -9,7 +9,6 @@ from typing import Any
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
-from aidlc_review.harness.frontmatter import FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.harness.review_plan import ReviewedStage, refuse_broken, reviewed_stage
 from aidlc_review.review.inputs.paths import STAGE, RecordPaths
@@ -66,6 +65,11 @@ class UnitContext:
         """The lead agent's definition body and where it came from."""
         path = self.harness / "agents" / f"{self.stage.lead_agent}.md"
         shown = f"agents/{self.stage.lead_agent}.md"
+        from aidlc_review.harness.frontmatter import (  # ruamel.yaml: only for a model's brief
+            FrontmatterError,
+            read_document,
+        )
+
         try:
             return read_document(path, shown).body.strip(), shown
         except (OSError, FrontmatterError):
