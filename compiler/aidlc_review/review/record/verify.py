@@ -25,20 +25,7 @@ def verify_review(
     """Why the unit's review does not hold (``path: reason`` lines); ``[]`` when it does.
 
     ``ready``: a recomputed verdict other than READY is a reason too (for merge checks)."""
-    return verify_unit(workspace, unit, record, manifest, ready, harness)[0]
-
-
-def verify_unit(
-    workspace: Path,
-    unit: str | None,
-    record: Path | None = None,
-    manifest: Path | None = None,
-    ready: bool = False,
-    harness: Path | None = None,
-) -> tuple[list[str], list[str]]:
-    """``(reasons, unproven)``: ``verify_review``'s reasons and what could not be checked."""
-    _, proof, reasons = verify_proof(workspace, unit, record, manifest, ready, harness)
-    return reasons, proof.unproven
+    return verify_proof(workspace, unit, record, manifest, ready, harness)[2]
 
 
 def verify_proof(
