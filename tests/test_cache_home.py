@@ -65,7 +65,7 @@ def test_a_relative_cache_home_is_ignored_as_the_xdg_spec_says(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     monkeypatch.chdir(tmp_path)
-    assert cache_dir("sensors") == tmp_path / "home" / ".cache" / "aidlc-review" / "sensors"
+    assert Path(cache_dir("sensors")) == tmp_path / "home" / ".cache" / "aidlc-review" / "sensors"
     assert not (tmp_path / "relative").exists()
 
 

@@ -6,29 +6,14 @@ A failing sensor or a NOT-READY verdict is a *result*, never an exception.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False  # typing itself is not imported: see diagnostics.py
+if TYPE_CHECKING:
+    from aidlc_review.diagnostics import Diagnostic
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID = 2
 EXIT_INTERNAL = 3
-
-
-class Diagnostic(NamedTuple):
-    """One breadcrumb: ``path:line: key.path: message``.
-
-    Ordered by (path, line, key, message) so collected errors sort stably.
-    (A NamedTuple, not a dataclass: the CLI's fast path should not import dataclasses.)
-    """
-
-    path: str
-    line: int
-    key: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
 class AidlcError(Exception):

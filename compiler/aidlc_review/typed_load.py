@@ -27,7 +27,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.diagnostics import Diagnostic
+from aidlc_review.errors import InvalidInput, ValidationFailed
 
 M = TypeVar("M", bound=BaseModel)
 # Known keys by parent key ("" = top level), for "did you mean" on unknown keys.

@@ -27,15 +27,23 @@ def stamped(tmp_path: Path) -> Path:
     return root
 
 
-def test_an_up_to_date_check_is_answered_without_importing_argparse(stamped: Path) -> None:
+HEAVY = ("argparse", "pathlib", "json", "typing", "re", "collections", "dataclasses")
+
+
+def test_an_up_to_date_check_is_answered_without_argparse_pathlib_json_or_typing(
+    stamped: Path,
+) -> None:
+    before = f"import sys\nbefore = {{m for m in {HEAVY!r} if m in sys.modules}}\n"
     probe = (
-        "import sys\nfrom aidlc_review.cli.main import main\n"
+        "from aidlc_review.cli.main import main\n"
         f"code = main(['compile', '--harness', {str(stamped)!r}, '--check'])\n"
-        "print(code, 'argparse' in sys.modules)\n"
+        f"print(code, [m for m in {HEAVY!r} if m in sys.modules and m not in before])\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
-    assert done.stdout == "0 False\n", done.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", before + probe], capture_output=True, text=True, env=env
+    )
+    assert done.stdout == "0 []\n", done.stderr
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from ruamel.yaml.error import MarkedYAMLError
 
-from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.diagnostics import Diagnostic
+from aidlc_review.errors import InvalidInput, ValidationFailed
 from aidlc_review.harness.frontmatter import (
     MAX_DEPTH,
     decode_text,

@@ -55,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     layout = HarnessLayout.at(args.harness)
     out = args.out or layout.data_dir
     options = {"display_root": args.display_root, "strict": args.strict}
+    target = stamp.Target(str(layout.root), str(layout.stages_dir), str(out), options)
     stamp.check_stamp_dir()
-    if args.check and stamp.is_up_to_date(layout, out, options):
+    if args.check and stamp.is_up_to_date(target):
         return 0
 
     from aidlc_review.cli.options import refuse_packaged_edit
@@ -81,10 +82,10 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        stamp.record(layout, out, options, list(result.outputs))
+        stamp.record(target, list(result.outputs))
         return 0
     for name, text in result.outputs.items():
         write_atomic(out / name, text)
-    stamp.record(layout, out, options, list(result.outputs))
+    stamp.record(target, list(result.outputs))
     print(f"compiled {len(result.graph.slugs)} stages into {out}", file=sys.stderr)
     return 0

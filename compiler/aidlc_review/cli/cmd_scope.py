@@ -108,12 +108,9 @@ def run_edit(args: argparse.Namespace) -> int:
     result = compile_harness(layout, DISPLAY_ROOT, strict=args.strict, pinned=pins)
     for name, text in result.outputs.items():
         write_atomic(layout.data_dir / name, text)
-    stamp.record(
-        layout,
-        layout.data_dir,
-        {"display_root": DISPLAY_ROOT, "strict": args.strict},
-        list(result.outputs),
-    )
+    options = {"display_root": DISPLAY_ROOT, "strict": args.strict}
+    target = stamp.Target(str(layout.root), str(layout.stages_dir), str(layout.data_dir), options)
+    stamp.record(target, list(result.outputs))
     print(f"recompiled {len(result.graph.slugs)} stages into {layout.data_dir}", file=sys.stderr)
     if layout.installed:
         from aidlc_review.cli.cmd_install import regenerate

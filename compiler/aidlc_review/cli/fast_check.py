@@ -12,33 +12,37 @@ None and the ordinary parser runs the whole command, which reports errors as alw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+
+TYPE_CHECKING = False  # typing itself is not imported on this path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _VALUED = {"--harness": "harness", "--display-root": "display_root", "--out": "out"}
 _DEFAULT_DISPLAY_ROOT = ".claude"  # cmd_compile.DEFAULT_DISPLAY_ROOT (a test keeps them equal)
 
 
 def up_to_date(argv: Sequence[str]) -> int | None:
-    """0 when ``argv`` is a ``compile --check`` whose outputs are up to date; else None."""
+    """0 when ``argv`` is a ``compile --check`` whose outputs are up to date; else None.
+
+    Only ``os``, ``hashlib`` and this package's ``errors``, ``dirs``, ``harness.listing``
+    and ``compile.stamp`` are imported (no pathlib, json or typing)."""
     options = _options(argv)
     if options is None:
         return None
-    from pathlib import Path
-
     from aidlc_review.compile import stamp
     from aidlc_review.errors import AidlcError
-    from aidlc_review.harness.layout import HarnessLayout
+    from aidlc_review.harness import listing
 
     try:
-        harness = options.get("harness")
-        layout = HarnessLayout.at(Path(harness) if harness else None)
-        out = Path(options["out"]) if options.get("out") else layout.data_dir
+        root, stages_dir = listing.locate(options.get("harness") or None)
+        out = options.get("out") or os.path.join(root, "tools", "data")
         chosen = {
             "display_root": options.get("display_root", _DEFAULT_DISPLAY_ROOT),
             "strict": "strict" in options,
         }
         stamp.check_stamp_dir()
-        return 0 if stamp.is_up_to_date(layout, out, chosen) else None
+        return 0 if stamp.is_up_to_date(stamp.Target(root, stages_dir, out, chosen)) else None
     except (AidlcError, OSError):
         return None  # the ordinary path says what is wrong
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from aidlc_review import __version__
 from aidlc_review.cli.fast_check import up_to_date
 from aidlc_review.errors import EXIT_INTERNAL, EXIT_INVALID, AidlcError
 
+TYPE_CHECKING = False  # not typing's: this module is on compile --check's fast path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
 DESCRIPTION = (
     "A source-bound code-review stage for AI-DLC: compile a harness's stage graph and "

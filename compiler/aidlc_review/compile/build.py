@@ -12,7 +12,8 @@ from pathlib import Path
 from aidlc_review.compile.compiled import render, scope_grid_doc, stage_graph_doc
 from aidlc_review.compile.graph import StageGraph
 from aidlc_review.compile.validate import validate
-from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.diagnostics import Diagnostic
+from aidlc_review.errors import InvalidInput, ValidationFailed
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.harness.loader import Harness, load_harness
 

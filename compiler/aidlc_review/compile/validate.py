@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from aidlc_review.compile.graph import StageGraph
-from aidlc_review.errors import Diagnostic
+from aidlc_review.diagnostics import Diagnostic
 from aidlc_review.harness.breadcrumbs import did_you_mean
 from aidlc_review.harness.definitions.stage import Stage
 from aidlc_review.harness.loader import Harness

@@ -19,7 +19,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
-from aidlc_review.errors import Diagnostic
+from aidlc_review.diagnostics import Diagnostic
 
 FENCE = "---"
 

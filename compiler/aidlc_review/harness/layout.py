@@ -11,39 +11,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from aidlc_review.errors import InvalidInput
+from aidlc_review.harness import listing
+from aidlc_review.harness.listing import in_checkout
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
-PACKAGED = "_plugin"
+__all__ = ["PROJECT_ROOT", "HarnessLayout", "in_checkout", "plugin_root"]
 
-
-def in_checkout() -> bool:
-    """True when this package runs from this repository's source tree (editable install)."""
-    return (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "stages").is_dir()
+PROJECT_ROOT = Path(listing.PROJECT_ROOT)
 
 
 def plugin_root() -> Path:
-    """Where the plugin's shipped definitions are: this checkout's root when running from
-    source, else the installed package's ``_plugin/`` (the wheel carries them, see setup.py).
-    importlib.resources is imported only then: ``compile --check``'s fast path avoids it."""
-    if in_checkout():
-        return PROJECT_ROOT.resolve()
-    from importlib.resources import files
-
-    packaged = files("aidlc_review").joinpath(PACKAGED)
-    if not packaged.is_dir():
-        raise InvalidInput(
-            f"{packaged}: this aidlc-review carries no plugin definitions "
-            "(built without its build hook?); reinstall it from a wheel built by `python -m build`"
-        )
-    return Path(str(packaged)).resolve()
+    """Where the plugin's shipped definitions are (see ``listing.plugin_root``)."""
+    return Path(listing.plugin_root())
 
 
 class HarnessLayout:
-    """A harness directory and where its stages live.
+    """A harness directory and where its stages live, as ``Path`` objects over
+    ``harness.listing`` (which ``compile --check``'s fast path uses without this class).
 
-    A plain class, not a dataclass: ``compile --check``'s fast path imports this
-    module, and dataclasses (with inspect and ast behind it) would cost it ~5 ms.
+    A plain class, not a dataclass: dataclasses (with inspect and ast behind it) cost the
+    compiler's start-up about 5 ms.
     """
 
     __slots__ = ("root", "stages_dir")
@@ -66,15 +52,8 @@ class HarnessLayout:
 
     @classmethod
     def at(cls, root: Path | None) -> HarnessLayout:
-        base = (root or plugin_root()).resolve()
-        if not base.is_dir():
-            raise InvalidInput(f"{base}: harness directory not found")
-        for candidate in (base / "aidlc-common" / "stages", base / "stages"):
-            if candidate.is_dir():
-                return cls(base, candidate)
-        raise InvalidInput(
-            f"{base}: not an AI-DLC harness (no aidlc-common/stages/ or stages/ folder)"
-        )
+        base, stages_dir = listing.locate(str(root) if root is not None else None)
+        return cls(Path(base), Path(stages_dir))
 
     @property
     def installed(self) -> bool:
@@ -83,28 +62,25 @@ class HarnessLayout:
     def display(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
-    def _files(self, folder: Path, pattern: str) -> Iterator[tuple[Path, str]]:
-        if folder.is_dir():
-            for path in sorted(folder.glob(pattern)):
-                if path.is_file():
-                    yield path, self.display(path)
+    def _shown(self, paths: list[str]) -> Iterator[tuple[Path, str]]:
+        for path in paths:
+            yield Path(path), listing.display(str(self.root), path)
 
     def stage_files(self) -> Iterator[tuple[Path, str]]:
-        return self._files(self.stages_dir, "*/*.md")
+        return self._shown(listing.stage_files(str(self.stages_dir)))
 
     def scope_files(self) -> Iterator[tuple[Path, str]]:
-        return self._files(self.root / "scopes", "aidlc-*.md")
+        return self._shown(listing.scope_files(str(self.root)))
 
     def agent_files(self) -> Iterator[tuple[Path, str]]:
-        return self._files(self.root / "agents", "*.md")
+        return self._shown(listing.agent_files(str(self.root)))
 
     def sensor_files(self) -> Iterator[tuple[Path, str]]:
-        return self._files(self.root / "sensors", "aidlc-*.md")
+        return self._shown(listing.sensor_files(str(self.root)))
 
     def input_files(self) -> list[Path]:
         """Every file a compile reads (for the up-to-date stamp)."""
-        groups = (self.stage_files(), self.scope_files(), self.agent_files(), self.sensor_files())
-        return [path for group in groups for path, _ in group]
+        return [Path(p) for p in listing.definition_files(str(self.root), str(self.stages_dir))]
 
     @property
     def data_dir(self) -> Path:

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from aidlc_review.errors import Diagnostic
+from aidlc_review.diagnostics import Diagnostic
 from aidlc_review.harness.breadcrumbs import KeyChoices, diagnostics_from
 from aidlc_review.harness.definitions.agent import Agent
 from aidlc_review.harness.definitions.base import Definition, Origin

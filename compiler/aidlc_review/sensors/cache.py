@@ -24,7 +24,7 @@ PROBE = "SELECT key, value FROM entries LIMIT 1"
 
 def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/aidlc-review/sensors`` (checked when a cache is opened there)."""
-    return cache_dir("sensors")
+    return Path(cache_dir("sensors"))
 
 
 def digest(*parts: Any) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.diagnostics import Diagnostic
+from aidlc_review.errors import InvalidInput, ValidationFailed
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.harness.loader import SENSOR_KEYS, load_definition

@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from aidlc_review.errors import Diagnostic, InvalidInput, ValidationFailed
+from aidlc_review.diagnostics import Diagnostic
+from aidlc_review.errors import InvalidInput, ValidationFailed
 from aidlc_review.review.source.git_drift import resolve_base, show_at
 from aidlc_review.sensors import rule_severity
 from aidlc_review.typed_load import key_path, show, validate
