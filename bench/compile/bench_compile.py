@@ -1,7 +1,13 @@
-"""Whole-process time of ``aidlc-review compile`` (cold) and ``compile --check`` (up to date).
+"""Whole-process time of ``aidlc-review compile`` (cold) and ``compile --check`` (up to date),
+side by side with upstream's own graph compiler.
 
 Run: .venv/bin/python bench/compile/bench_compile.py [--runs N]
-Needs ../shared/aidlc-harness (the reference harness). Prints a Markdown table.
+Needs ../shared/aidlc-harness (the reference harness) and ../shared/aidlc-upstream (the
+reference compiler, run with the bun that ../shared/bin/aidlc-upstream installs).
+
+Every case runs once per round, round after round, so a machine that speeds up or slows
+down during the run moves every case alike and the ratios stay fair. Prints a Markdown
+table of medians and the two ratios the targets are stated in.
 """
 
 from __future__ import annotations
@@ -23,40 +29,66 @@ from tests.compiler.synthetic import write_synthetic  # noqa: E402
 BIN = str(Path(sys.executable).with_name("aidlc-review"))
 
 
-def _time(argv: list[str], env: dict[str, str], runs: int, fresh_cache: bool) -> float:
-    samples = []
-    for _ in range(runs):
-        if fresh_cache:
-            shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
+class Case:
+    """One command line, timed as a whole process; ``fresh`` is a cache folder emptied
+    before every run (a cold start), else the cache is kept (a stamped check)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path, fresh: Path | None):
+        self.argv, self.env, self.cwd, self.fresh = argv, env, cwd, fresh
+        self.samples: list[float] = []
+
+    def run(self) -> None:
+        if self.fresh is not None:
+            shutil.rmtree(self.fresh, ignore_errors=True)
         start = time.perf_counter()
         subprocess.run(
-            argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            self.argv,
+            env=self.env,
+            cwd=self.cwd,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
+        self.samples.append(time.perf_counter() - start)
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.samples) * 1000
 
 
-def _reference_compiler(work: Path, env: dict[str, str], runs: int) -> dict[str, float]:
-    """Upstream's own graph compiler on a copy of its project, timed the same way."""
-    bun = subprocess.run(
+def _bun() -> str:
+    return subprocess.run(
         [str(ROOT.parent / "shared" / "bin" / "aidlc-upstream"), "--which-bun"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
+
+
+def _cases(work: Path, env: dict[str, str]) -> dict[str, Case]:
     project = work / "upstream"
     shutil.copytree(ROOT.parent / "shared" / "aidlc-upstream", project, symlinks=True)
-    tool = str(project / ".claude" / "tools" / "aidlc-graph.ts")
+    bun, tool = _bun(), str(project / ".claude" / "tools" / "aidlc-graph.ts")
     here = dict(env, PWD=str(project))
-    os.chdir(project)
-    try:
-        return {
-            "compile": _time([bun, tool, "compile"], here, runs, False),
-            "check": _time([bun, tool, "compile", "--check"], here, runs, False),
-            "floor": _time([bun, "-e", "0"], here, runs, False),
-        }
-    finally:
-        os.chdir(ROOT)
+    cases = {
+        "python floor": Case([sys.executable, "-c", "pass"], env, ROOT, None),
+        "bun floor": Case([bun, "-e", "0"], here, project, None),
+        "reference compile": Case([bun, tool, "compile"], here, project, None),
+        "reference check": Case([bun, tool, "compile", "--check"], here, project, None),
+    }
+    reference = work / "reference"
+    shutil.copytree(ROOT.parent / "shared" / "aidlc-harness", reference)
+    synthetic = write_synthetic(work / "synthetic", count=300)
+    for name, harness in (("reference", reference), ("synthetic", synthetic)):
+        base = [BIN, "compile", "--harness", str(harness), "--display-root", ".claude"]
+        for kind, argv in (("cold", base), ("unstamped", [*base, "--check"])):
+            cache = work / f"cache-{name}-{kind}"
+            cases[f"{name} {kind}"] = Case(argv, dict(env, XDG_CACHE_HOME=str(cache)), ROOT, cache)
+        stamped = dict(env, XDG_CACHE_HOME=str(work / f"cache-{name}-stamped"))
+        for argv in (base, [*base, "--check"]):  # writes the outputs, then the stamp
+            subprocess.run(argv, env=stamped, check=True, capture_output=True)
+        cases[f"{name} stamped"] = Case([*base, "--check"], stamped, ROOT, None)
+    return cases
 
 
 def main() -> None:
@@ -64,30 +96,40 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     runs = parser.parse_args().runs
     work = Path(tempfile.mkdtemp())
-    env = dict(os.environ, XDG_CACHE_HOME=str(work / "cache"))
+    env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: pip compiles the package once
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "compiler")], check=True)
-    reference = work / "reference"
-    shutil.copytree(ROOT.parent / "shared" / "aidlc-harness", reference)
-    synthetic = write_synthetic(work / "synthetic", count=300)
-    python_floor = _time([sys.executable, "-c", "pass"], env, runs, False)
-    upstream = _reference_compiler(work, env, runs)
+    try:
+        cases = _cases(work, env)
+        for _ in range(runs):
+            for case in cases.values():
+                case.run()
+    finally:
+        shutil.rmtree(work)
+    ms = {name: case.median_ms for name, case in cases.items()}
     print("| harness | cold compile (ms) | check, up to date (ms) | check, no stamp (ms) |")
     print("|---|---|---|---|")
-    for name, root in (("reference (32 stages)", reference), ("synthetic (300 stages)", synthetic)):
-        base = [BIN, "compile", "--harness", str(root), "--display-root", ".claude"]
-        cold = _time(base, env, runs, fresh_cache=True)
-        unstamped = _time([*base, "--check"], env, runs, fresh_cache=True)
-        subprocess.run([*base, "--check"], env=env, check=True)
-        stamped = _time([*base, "--check"], env, runs, fresh_cache=False)
-        print(f"| {name} | {cold:.0f} | {stamped:.0f} | {unstamped:.0f} |")
-    print(f"\n`python -c pass` floor: {python_floor:.0f} ms (median of {runs})")
     print(
-        f"reference compiler (upstream's `bun .claude/tools/aidlc-graph.ts`, same runs): "
-        f"compile {upstream['compile']:.0f} ms, compile --check {upstream['check']:.0f} ms, "
-        f"`bun -e 0` floor {upstream['floor']:.0f} ms"
+        f"| upstream's compiler (bun) | {ms['reference compile']:.0f} | "
+        f"{ms['reference check']:.0f} | — |"
     )
-    shutil.rmtree(work)
+    for name, label in (
+        ("reference", "ours, reference harness (32 stages)"),
+        ("synthetic", "ours, synthetic (300 stages)"),
+    ):
+        print(
+            f"| {label} | {ms[name + ' cold']:.0f} | {ms[name + ' stamped']:.0f} | "
+            f"{ms[name + ' unstamped']:.0f} |"
+        )
+    print(
+        f"\nfloors: `python -c pass` {ms['python floor']:.0f} ms, `bun -e 0` "
+        f"{ms['bun floor']:.0f} ms; medians of {runs} interleaved rounds"
+    )
+    print(
+        f"ratios to upstream's compiler: cold compile "
+        f"{ms['reference cold'] / ms['reference compile']:.2f}x (target <= 5), "
+        f"compile --check {ms['reference stamped'] / ms['reference check']:.2f}x (target <= 1)"
+    )
 
 
 if __name__ == "__main__":

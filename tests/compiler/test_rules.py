@@ -127,6 +127,28 @@ def test_each_phase_counts_from_one_with_its_own_index():
     }
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_the_numbers_are_networkx_lexicographical_topological_sort(seed: int):
+    """networkx is the oracle: the numbering itself runs on the standard library's graphlib."""
+    import random
+
+    import networkx as nx
+
+    rng = random.Random(seed)
+    slugs = rng.sample([f"{a}{b}" for a in "abcdefgh" for b in "xyz"], k=rng.randint(1, 20))
+    # each stage may require stages before it in this random order: no cycle, and an
+    # order that is not the alphabet's
+    requires = {s: [r for r in slugs[:i] if rng.random() < 0.3] for i, s in enumerate(slugs)}
+    rng.shuffle(slugs)  # and any file order
+    dag = nx.DiGraph()
+    dag.add_nodes_from(slugs)
+    dag.add_edges_from((r, s) for s in slugs for r in requires[s])
+    expected = {
+        slug: f"3.{n}" for n, slug in enumerate(nx.lexicographical_topological_sort(dag), 1)
+    }
+    assert _numbers(*(stage(s, requires=tuple(requires[s])) for s in slugs)) == expected
+
+
 def test_ordered_follows_the_numbers_not_the_input():
     graph = StageGraph([stage("ship", phase="operation"), stage("b"), stage("a")])
     assert graph.topo() == ["a", "b", "ship"]
