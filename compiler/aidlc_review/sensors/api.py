@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorEr
 from aidlc_review.sensors.eviction import touch
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.redact import REDACTED
-from aidlc_review.sensors.registry import resolve_runner
+from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, resolve_runner
 from aidlc_review.sensors.results import CheckResult, errored, skipped
+
+SIDE_BY_SIDE = 2  # static sensors at once (the tools' processes do the work)
 
 
 def run_sensors(
@@ -53,7 +56,9 @@ def run_sensors(
     if cache.directory is not None:
         touch(scratch.folder)  # used now: eviction keeps the recently used
     try:
-        runs = [_run_one(workspace, files, m, settings, cache, scratch, progress) for m in chosen]
+        runs = _run_all(
+            chosen, lambda m: _run_one(workspace, files, m, settings, cache, scratch, progress)
+        )
         cache.evict(scratch.folder)
     finally:
         cache.close()
@@ -67,6 +72,30 @@ def run_sensors(
         for keep in (keep for ctx in contexts for keep in ctx.keep_if_clean):
             keep()  # shared beyond this workspace only after a scan found it clean
     return [result for result, _, _ in runs]
+
+
+Run = tuple[CheckResult, "SensorContext | None", bool]
+
+
+def _run_all(
+    manifests: list[SensorManifest], run_one: Callable[[SensorManifest], Run]
+) -> list[Run]:
+    """Every sensor's run, in manifest order. The static tools (formatter, linters,
+    secret scan, mypy) run ``SIDE_BY_SIDE`` at a time: they only read the claimed source,
+    each in its own scratch folder, and most of their time is a tool's process, so mypy's
+    seconds overlap the others'. Then the sensors that run the project's code, one at a
+    time with the machine to themselves (``registry.RUNS_PROJECT_CODE``)."""
+
+    def project_code(manifest: SensorManifest) -> bool:
+        return manifest.runner is not None and manifest.runner.name in RUNS_PROJECT_CODE
+
+    static = [m for m in manifests if not project_code(m)]
+    for manifest in static:  # import the runners here, not while another thread forks
+        if manifest.runner is not None:
+            resolve_runner(manifest.runner.name)
+    with ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="aidlc-sensor") as pool:
+        side_by_side = iter(list(pool.map(run_one, static)))
+    return [run_one(m) if project_code(m) else next(side_by_side) for m in manifests]
 
 
 @dataclass(frozen=True)

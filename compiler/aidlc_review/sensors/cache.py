@@ -2,7 +2,8 @@
 
 SQLite because a 1,000-file run stores 1,000 entries in one transaction, and
 concurrent runs (xdist workers, parallel Bolt units) share it safely. Losing the
-cache only costs time, so it is never fsynced per entry.
+cache only costs time, so it is never fsynced per entry. One run's sensors use one
+``ResultCache`` from several threads (``sensors.api``): its connection is used under a lock.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ class ResultCache:
         self, directory: Path | None, progress: Callable[[str], None] | None = None
     ) -> None:
         self.directory = directory
+        self._lock = threading.Lock()
         if directory is None:
             self._db = _open(":memory:")
             return
@@ -63,7 +66,8 @@ class ResultCache:
             chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
             query = f"SELECT key, value FROM entries WHERE key IN ({marks})"  # noqa: S608 (only ? marks)
-            rows = self._db.execute(query, chunk)
+            with self._lock:
+                rows = self._db.execute(query, chunk).fetchall()
             found.update((key, json.loads(value)) for key, value in rows)
         return found
 
@@ -75,13 +79,16 @@ class ResultCache:
             return
         rows = [(key, json.dumps(value, sort_keys=True)) for key, value in items.items()]
         # one explicit transaction: in autocommit mode every row would be its own commit
-        self._db.execute("BEGIN")
-        try:
-            self._db.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows)
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def evict(self, current_scratch: Path) -> None:
         """Keep the on-disk cache bounded (``sensors.eviction``); in memory, nothing to do."""
@@ -89,15 +96,18 @@ class ResultCache:
             return
         from aidlc_review.sensors.eviction import evict_cache
 
-        evict_cache(self.directory, self._db, current_scratch)
+        with self._lock:
+            evict_cache(self.directory, self._db, current_scratch)
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
 
 def _open(target: str) -> sqlite3.Connection:
     """A connection whose ``entries`` table answers; ``sqlite3.DatabaseError`` otherwise."""
-    db = sqlite3.connect(target, timeout=30.0, isolation_level=None)
+    # check_same_thread off: the sensors' threads share it, one at a time (``_lock``)
+    db = sqlite3.connect(target, timeout=30.0, isolation_level=None, check_same_thread=False)
     try:
         # no WAL: setting it up on a new cache costs more (~20 ms) than a whole cached run;
         # writes are one short transaction per sensor, so readers rarely wait

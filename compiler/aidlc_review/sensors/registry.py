@@ -25,6 +25,10 @@ RUNNERS: dict[str, str] = {
 
 # Runners that look at each file on its own, so their results can be cached per file.
 FILE_LOCAL = frozenset({"formatter", "secret-scan", "linter", "security"})
+# Runners that run the project's own code (its tests). They run one at a time after the
+# others, with the machine to themselves: a test suite's timing is the project's business,
+# and sharing the cores with mypy could fail a test that passes on its own.
+RUNS_PROJECT_CODE = frozenset({"coverage"})
 
 
 def resolve_runner(name: str) -> Runner | None:

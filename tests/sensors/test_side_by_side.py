@@ -1,0 +1,102 @@
+"""``sensors.api``: the static sensors run two at a time, the sensors that run the project's
+code run alone after them, and the results come back in manifest order whatever finished
+first. Concurrency is shown by rendezvous (each side waits for the other), never by time."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.sensors import api
+from aidlc_review.sensors.registry import RUNS_PROJECT_CODE
+from tests.sensors.support import (
+    FORMATTED,
+    MYPY_CONFIG,
+    RUFF_CONFIG,
+    fake_tool,
+    make_workspace,
+    project_manifest,
+)
+
+WAIT = 20  # seconds a rendezvous waits before it reports that the other side never came
+
+
+def test_coverage_is_the_runner_that_runs_the_projects_code() -> None:
+    assert RUNS_PROJECT_CODE == {"coverage"}
+
+
+def test_two_static_sensors_run_at_once_and_the_projects_tests_run_alone_after() -> None:
+    manifests = [project_manifest(n) for n in ("formatter", "coverage", "linter", "type-check")]
+    both_static = threading.Barrier(2, timeout=WAIT)  # broken unless two run together
+    running: set[str] = set()
+    seen_beside_coverage: list[set[str]] = []
+
+    def run_one(manifest):  # noqa: ANN001, ANN202
+        if manifest.id == "coverage":
+            seen_beside_coverage.append(set(running))
+        else:
+            running.add(manifest.id)
+            if manifest.id in ("formatter", "linter"):
+                both_static.wait()
+            running.discard(manifest.id)
+        return manifest.id, None, False
+
+    runs = api._run_all(manifests, run_one)
+    assert [name for name, _, _ in runs] == ["formatter", "coverage", "linter", "type-check"]
+    assert seen_beside_coverage == [set()]
+
+
+def test_a_sensor_that_raises_raises_from_the_pool_too() -> None:
+    def run_one(manifest):  # noqa: ANN001, ANN202
+        if manifest.id == "linter":
+            raise RuntimeError("linter broke")
+        return manifest.id, None, False
+
+    with pytest.raises(RuntimeError, match="linter broke"):
+        api._run_all([project_manifest("formatter"), project_manifest("linter")], run_one)
+
+
+def test_real_tools_meet_each_other_and_share_one_result_cache(tmp_path: Path) -> None:
+    """ruff waits for mypy to start and mypy for ruff to finish: one after the other, the
+    first would wait in vain and fail. Both write to one on-disk cache from two threads."""
+    ws = make_workspace(
+        tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "mypy.ini": MYPY_CONFIG, "a.py": FORMATTED}
+    )
+    started, finished = tmp_path / "mypy-started", tmp_path / "ruff-finished"
+    wait_for = (
+        "import os, sys, time\n"
+        "def wait_for(path):\n"
+        f"    deadline = time.monotonic() + {WAIT}\n"
+        "    while not os.path.exists(path):\n"
+        "        if time.monotonic() > deadline:\n"
+        "            sys.exit(f'{path} never appeared')\n"
+        "        time.sleep(0.05)\n"
+        "if '--version' in sys.argv:\n"
+        "    print(os.path.basename(sys.argv[0]), '9.9.9')\n"
+        "    sys.exit(0)\n"
+    )
+    bin_dir = tmp_path / "bin"
+    fake_tool(
+        bin_dir,
+        "ruff",
+        f"{wait_for}wait_for({str(started)!r})\n"
+        f"open({str(finished)!r}, 'w').close()\nprint('[]')\n",
+    )
+    fake_tool(
+        bin_dir,
+        "mypy",
+        f"{wait_for}open({str(started)!r}, 'w').close()\nwait_for({str(finished)!r})\n",
+    )
+    results = api.run_sensors(
+        ws,
+        ["a.py"],
+        [project_manifest("linter"), project_manifest("type-check")],
+        settings={"tool_path": str(bin_dir)},
+        cache_dir=tmp_path / "cache",
+    )
+    assert [(r.name, r.status, r.reason) for r in results] == [
+        ("linter", "passed", None),
+        ("type-check", "passed", None),
+    ]
