@@ -4,7 +4,13 @@ first. Concurrency is shown by rendezvous (each side waits for the other), never
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +26,7 @@ from tests.sensors.support import (
     project_manifest,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20  # seconds a rendezvous waits before it reports that the other side never came
 
 
@@ -100,3 +107,69 @@ def test_real_tools_meet_each_other_and_share_one_result_cache(tmp_path: Path) -
         ("linter", "passed", None),
         ("type-check", "passed", None),
     ]
+
+
+INTERRUPTED_RUN = """
+import sys
+from pathlib import Path
+from aidlc_review.sensors import run_sensors
+from tests.sensors.support import project_manifest
+ws, bin_dir, cache = (Path(a) for a in sys.argv[1:4])
+manifests = [project_manifest("linter"), project_manifest("type-check")]
+run_sensors(ws, ["a.py"], manifests, settings={"tool_path": str(bin_dir)}, cache_dir=cache)
+"""
+
+
+def test_ctrl_c_stops_the_tools_of_both_threads(tmp_path: Path) -> None:
+    """The tools run in their own sessions, so the terminal's SIGINT reaches only the
+    review: it must kill what both threads started, not wait for them."""
+    ws = make_workspace(
+        tmp_path / "ws", {"pyproject.toml": RUFF_CONFIG, "mypy.ini": MYPY_CONFIG, "a.py": FORMATTED}
+    )
+    bin_dir = tmp_path / "bin"
+    for tool in ("ruff", "mypy"):
+        fake_tool(
+            bin_dir,
+            tool,
+            "import os, sys, time\n"
+            "if '--version' in sys.argv:\n"
+            f"    print('{tool} 9.9.9')\n"
+            "    sys.exit(0)\n"
+            f"open({str(tmp_path / tool)!r} + '.pid', 'w').write(str(os.getpid()))\n"
+            "time.sleep(120)\n",
+        )
+    run = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_RUN, str(ws), str(bin_dir), str(tmp_path / "cache")],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    pids = [tmp_path / "ruff.pid", tmp_path / "mypy.pid"]
+    try:
+        _wait_until(lambda: all(p.is_file() and p.read_text() for p in pids))
+        tools = [int(pid.read_text()) for pid in pids]
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=WAIT)  # long before the tools' two minutes
+    finally:
+        run.kill()
+        for pid in pids:  # a failed run leaves them: never leave them to the next test
+            with contextlib.suppress(ValueError, OSError):
+                os.killpg(int(pid.read_text()), signal.SIGKILL)
+    assert "KeyboardInterrupt" in err
+    _wait_until(lambda: not any(_alive(tool) for tool in tools))
+
+
+def _wait_until(condition) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Running, as opposed to gone or a zombie waiting for its reaper."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.redact import REDACTED
 from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, resolve_runner
 from aidlc_review.sensors.results import CheckResult, errored, skipped
+from aidlc_review.sensors.tools import release_threads, stop_threads
 
 SIDE_BY_SIDE = 2  # static sensors at once (the tools' processes do the work)
 
@@ -93,8 +95,22 @@ def _run_all(
     for manifest in static:  # import the runners here, not while another thread forks
         if manifest.runner is not None:
             resolve_runner(manifest.runner.name)
-    with ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="aidlc-sensor") as pool:
-        side_by_side = iter(list(pool.map(run_one, static)))
+    workers: set[int] = set()
+
+    def on_a_worker(manifest: SensorManifest) -> Run:
+        workers.add(threading.get_ident())
+        return run_one(manifest)
+
+    pool = ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="aidlc-sensor")
+    try:
+        side_by_side = iter(list(pool.map(on_a_worker, static)))
+    except BaseException:  # Ctrl-C, or a sensor that raised: the other tools stop too
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_threads(workers)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        release_threads(workers)
     return [run_one(m) if project_code(m) else next(side_by_side) for m in manifests]
 
 

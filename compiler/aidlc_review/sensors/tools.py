@@ -2,6 +2,11 @@
 
 This is the only place in the sensors that starts a process. File names always
 follow ``--`` so a claimed file called ``--help`` or ``-rf`` stays a file name.
+
+Tools run in their own session, so a Ctrl-C at the terminal reaches only this process.
+When the sensors run on threads (``sensors.api``), the interrupted thread stops the
+others' tools with ``stop_threads``: their groups are killed and those threads may start
+no new tool until ``release_threads``.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +25,28 @@ from pathlib import Path
 from aidlc_review.sensors.installed_version import installed_version
 
 _VERSIONS: dict[tuple[str, int, int], str] = {}
+_LIVE: dict[int, set[subprocess.Popen[bytes]]] = {}  # thread ident -> the tools it runs
+_STOPPED: set[int] = set()  # threads of an interrupted run: no new tools
+_LIVE_LOCK = threading.Lock()
+
+
+class Stopped(Exception):
+    """This thread's run was interrupted (``stop_threads``): no tool is started for it."""
+
+
+def stop_threads(idents: set[int]) -> None:
+    """Kill the process group of every tool these threads are running, and start no more."""
+    with _LIVE_LOCK:
+        _STOPPED.update(idents)
+        running = [proc for ident in idents for proc in _LIVE.get(ident, ())]
+    for proc in running:
+        _signal_group(proc)
+
+
+def release_threads(idents: set[int]) -> None:
+    """Forget a finished run's threads (a later thread may get the same ident)."""
+    with _LIVE_LOCK:
+        _STOPPED.difference_update(idents)
 
 
 @dataclass(frozen=True)
@@ -62,6 +90,9 @@ def run_tool(
     """Run ``argv`` in its own session; on timeout kill the whole process group.
     ``heartbeat`` is told the seconds so far every ``HEARTBEAT_SECONDS`` while it runs."""
     merged = {**os.environ, **(env or {})}
+    ident = threading.get_ident()
+    if ident in _STOPPED:
+        raise Stopped(f"not started, the run was interrupted: {Path(argv[0]).name}")
     proc = subprocess.Popen(  # noqa: S603 - argv list, never a shell
         argv,
         cwd=cwd,
@@ -71,6 +102,11 @@ def run_tool(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    with _LIVE_LOCK:
+        _LIVE.setdefault(ident, set()).add(proc)
+        stopped = ident in _STOPPED  # stopped while it started: it must not run on
+    if stopped:
+        _signal_group(proc)
     try:
         out, err = _wait(proc, timeout, heartbeat)
     except subprocess.TimeoutExpired:
@@ -81,6 +117,10 @@ def run_tool(
         # also after a normal exit: a child the tool left in the background must not
         # outlive the check (the group id stays reserved while any member is alive)
         _kill_group(proc)
+        with _LIVE_LOCK:
+            _LIVE[ident].discard(proc)
+            if not _LIVE[ident]:
+                del _LIVE[ident]
     return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 
@@ -101,11 +141,15 @@ def _wait(
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    _signal_group(proc)
+    proc.wait()
+
+
+def _signal_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass  # the whole group is gone already
-    proc.wait()
 
 
 def tool_version(path: Path, argv: list[str] | None, timeout: float = 30.0) -> str:
