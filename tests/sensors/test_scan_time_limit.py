@@ -90,17 +90,20 @@ def test_a_file_that_keeps_the_scan_past_its_limit_is_a_blocking_could_not_verif
     assert not own_forks()
 
 
-def test_a_tiny_limit_on_a_real_file_checks_nothing_and_caches_nothing(tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path / "ws", {"src/settings.py": f'AWS_KEY = "{AWS_KEY}"\n'})
+def test_a_limit_shorter_than_the_scan_checks_nothing_and_caches_nothing(tmp_path: Path) -> None:
+    # about 0.7 s of the keyword detector's work: far beyond a 50 ms limit on any machine
+    # (1 ms was not: a fast machine forked and scanned a one-line file within it)
+    slow = "secret_password_token_" * 120 + "\n"
+    ws = make_workspace(tmp_path / "ws", {"src/settings.py": f'AWS_KEY = "{AWS_KEY}"\n{slow}'})
     cache = tmp_path / "cache"
-    result = run_one(ws, ["src/settings.py"], limited(0.001), cache_dir=cache)
+    result = run_one(ws, ["src/settings.py"], limited(0.05), cache_dir=cache)
     assert (result.status, result.blocking) == ("failed", True)
     assert unchecked(result) == [
         (
             "src/settings.py",
             "timed-out",
             "major",
-            "could not verify: secret scan exceeded 0.001 s",
+            "could not verify: secret scan exceeded 0.05 s",
         )
     ]
     # the unfinished file was not cached as clean: with time, the same cache finds the key

@@ -88,6 +88,8 @@ def test_an_unreadable_entry_under_a_claimed_folder_is_claimed_but_unreadable(re
     assert stale_reasons(paths, receipt, drift=False) == [
         "src/orders/gone.py: claimed but dangling symlink"
     ]
+    # claimed, so not also "unclaimed source" when the unclaimed changes are checked
+    assert stale_reasons(paths, receipt) == ["src/orders/gone.py: claimed but dangling symlink"]
 
 
 def test_a_changed_manifest_is_stale_even_when_it_claims_the_same_files(reviewed):

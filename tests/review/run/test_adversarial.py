@@ -222,6 +222,12 @@ def test_an_entry_nobody_can_read_under_a_claim_is_a_blocking_could_not_verify(
         ("major", "could not verify: src/orders/gone.py: dangling symlink"),
         ("major", "could not verify: src/orders/pipe.py: not a regular file"),
     ]
+    # claimed, so one finding each: not also "unclaimed source" for the same path
+    unreadable = {"src/orders/gone.py", "src/orders/pipe.py"}
+    assert [f["rule"] for f in last["findings"] if f["path"] in unreadable] == [
+        "could-not-verify",
+        "could-not-verify",
+    ]
 
 
 SILENCED = PYPROJECT.replace('select = ["E", "F", "W"]', 'select = ["E", "W"]')

@@ -29,9 +29,10 @@ def stale_reasons(paths: RecordPaths, receipt: Receipt | None, drift: bool = Tru
     if receipt is None:
         return [f"{paths.display(paths.findings)}: no receipt; run `aidlc-review review run` first"]
     reasons = _manifest_reasons(paths, receipt)
-    reasons += _claimed_reasons(paths, receipt)
-    if drift:
-        reasons += _unclaimed_reasons(paths, receipt)
+    claimed, unreadable = _claimed_reasons(paths, receipt)
+    reasons += claimed
+    if drift:  # an unreadable claimed entry is claimed: named once, above, not as unclaimed
+        reasons += _unclaimed_reasons(paths, set(receipt.files) | unreadable)
     return sorted(set(reasons))
 
 
@@ -44,7 +45,8 @@ def _manifest_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
     return []
 
 
-def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
+def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> tuple[list[str], set[str]]:
+    """The reasons about claimed files, and the claimed entries nobody can read."""
     reasons = []
     for rel, digest in receipt.files.items():
         target = paths.workspace / rel
@@ -58,15 +60,16 @@ def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
         unreadable = unreadable_claims(manifest, paths.workspace)
     except InvalidInput as exc:
         # the claims no longer hold (a link pointing out, a path gone): nothing is fresh
-        return [*reasons, f"{paths.display(paths.manifest)}: claims cannot be checked: {exc}"]
+        shown = paths.display(paths.manifest)
+        return [*reasons, f"{shown}: claims cannot be checked: {exc}"], set()
     for rel in current - set(receipt.files):
         reasons.append(f"{rel}: newly claimed since the receipt")
     reasons += [f"{rel}: claimed but {why}" for rel, why in unreadable.items()]
-    return reasons
+    return reasons, set(unreadable)
 
 
-def _unclaimed_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
+def _unclaimed_reasons(paths: RecordPaths, claimed: set[str]) -> list[str]:
     baseline = load_baseline(paths)
     if baseline is None:
         return [f"{paths.display(paths.baseline)}: stage-entry baseline missing"]
-    return [reason for _, reason in drift(paths, baseline, set(receipt.files))]
+    return [reason for _, reason in drift(paths, baseline, claimed)]

@@ -126,13 +126,13 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     # point, else the workspace's base-revision (the dependencies sensor then falls back to
     # HEAD, coverage shows no changed lines)
     base_revision = ctx.configured_base()
-    baseline = ensure_baseline(ctx.paths, ctx.excluded(), list(frozen.files), base_revision)
+    baseline = ensure_baseline(ctx.paths, ctx.excluded(), sorted(frozen.claimed), base_revision)
     settings = ctx.sensor_settings(at=baseline.base)  # the table at the base judges
     if base_revision:
         settings["base_revision"] = base_revision
     if "in_force" in settings:
         progress(settings.pop("in_force"))
-    drifted = drift(ctx.paths, baseline, set(frozen.files), in_pass=True)
+    drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True)
     for _, reason in drifted:
         progress(reason)
     results = run_sensors(
@@ -256,7 +256,7 @@ def conclude(
 def _with_late_drift(ctx: UnitContext, gathered: Gathered) -> Gathered:
     """Drift again after the reviewer ran: a review whose own agent touched unclaimed files
     is NOT-READY in that same run, not only at ``verify``."""
-    now = drift(ctx.paths, gathered.baseline, set(gathered.frozen.files), in_pass=True)
+    now = drift(ctx.paths, gathered.baseline, gathered.frozen.claimed, in_pass=True)
     late = [d for d in now if d not in gathered.drift]
     return replace(gathered, drift=[*gathered.drift, *late]) if late else gathered
 

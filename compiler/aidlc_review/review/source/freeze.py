@@ -74,6 +74,11 @@ class Frozen:
     fingerprint: str
     unreadable: dict[str, str] = field(default_factory=dict)  # claimed, but cannot be read
 
+    @property
+    def claimed(self) -> set[str]:
+        """Every path the unit claims, readable or not: none of them is unclaimed drift."""
+        return set(self.files) | set(self.unreadable)
+
 
 def freeze_unit(manifest: SourceManifest, workspace: Path) -> Frozen:
     unreadable = unreadable_claims(manifest, workspace)
