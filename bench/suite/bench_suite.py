@@ -83,13 +83,34 @@ def test_files_at(commit: str) -> list[str]:
     return sorted(p for p in listed if re.search(r"(^|/)test_[^/]*\.py$", p))
 
 
+def where_now(commit: str, files: list[str]) -> list[str]:
+    """Each of ``files`` (test files at ``commit``) at its path now: where git's rename
+    detection says it went (the tests have since been sorted into folders that mirror the
+    package), else the one test file of the same name. One that is gone is an error."""
+    listed = must(["git", "diff", "--name-status", "-M", commit, "HEAD", "--", "tests"], ROOT)
+    renamed = {}
+    for line in listed.splitlines():
+        status, *paths = line.split("\t")
+        if status.startswith("R"):
+            renamed[paths[0]] = paths[1]
+    found, gone = [], []
+    for old in files:
+        new = renamed.get(old, old)
+        if not (ROOT / new).is_file():
+            same_name = sorted(
+                str(p.relative_to(ROOT)) for p in ROOT.glob(f"tests/**/{Path(old).name}")
+            )
+            new = same_name[0] if len(same_name) == 1 else ""
+        (found if new else gone).append(new or old)
+    if gone:
+        raise SystemExit(f"no longer in tests/: {', '.join(gone)}")
+    return found
+
+
 def now(files: list[str] | None) -> Timed:
     """This checkout's ``make test``, on ``files`` or on the whole suite."""
     if files is None:
         return timed(["make", "test"], ROOT)
-    missing = [f for f in files if not (ROOT / f).is_file()]
-    if missing:
-        raise SystemExit(f"no longer in tests/: {', '.join(missing)}")
     return timed(["make", "test", f"TESTS={' '.join(files)}"], ROOT)
 
 
@@ -105,7 +126,7 @@ def main() -> None:
             rows.append((f"then: {options.filed_at}'s whole suite", then(options.filed_at, work)))
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    same = [*test_files_at(options.filed_at), *ISSUE_11_FILES]
+    same = where_now(options.filed_at, [*test_files_at(options.filed_at), *ISSUE_11_FILES])
     rows.append((f"now: {options.filed_at}'s test files + #11's", now(same)))
     rows.append(("now: whole suite", now(None)))
     print("| run | tests passed | pytest (s) | command wall (s) |")
