@@ -103,8 +103,9 @@ def merge_recomputed(
     changes, an unavailable reviewer) and those of sensors in ``not_run`` (skipped here, a
     tool missing: their silence proves nothing). No reviewer runs here either, so every
     open reviewer finding stays open and comes back marked ``not_re_examined``, as in a
-    pass whose reviewer did not account for it (``review.findings.ledger``). Which findings are pre-existing is derived
-    from ``change`` on both sides, never read from the record."""
+    pass whose reviewer did not account for it (``review.findings.ledger``). Which
+    findings are pre-existing is derived from ``change`` on both sides, never read from
+    the record."""
     changed = change.lines if change else None
     merged = merge(recorded, seen, attempt, number, reviewed, {}, changed)
     merged = classify(merged, change)
