@@ -384,7 +384,8 @@ class Bench:
                 add(key, run.seconds)
                 start = run.at(r"pass 1/\d: freezing")
                 froze = run.at(r"froze \d+ claimed")
-                sensors_end = run.at(r"findings-schema: \w+ \(")
+                # the last sensor's line: they no longer finish in manifest order
+                sensors_end = run.at(r"review: [\w-]+: (passed|failed|skipped|error) \(", last=True)
                 add(f"{key}.startup", start)
                 add(f"{key}.freeze_baseline", froze - start)
                 add(f"{key}.sensors", sensors_end - froze)
