@@ -26,11 +26,7 @@ def plugin_root() -> Path:
 
 class HarnessLayout:
     """A harness directory and where its stages live, as ``Path`` objects over
-    ``harness.listing`` (which ``compile --check``'s fast path uses without this class).
-
-    A plain class, not a dataclass: dataclasses (with inspect and ast behind it) cost the
-    compiler's start-up about 5 ms.
-    """
+    ``harness.listing`` (which ``compile --check``'s fast path uses without this class)."""
 
     __slots__ = ("root", "stages_dir")
 
@@ -79,7 +75,7 @@ class HarnessLayout:
         return self._shown(listing.sensor_files(str(self.root)))
 
     def input_files(self) -> list[Path]:
-        """Every file a compile reads (for the up-to-date stamp)."""
+        """Every file a compile reads (``listing.definition_files``, as ``Path`` objects)."""
         return [Path(p) for p in listing.definition_files(str(self.root), str(self.stages_dir))]
 
     @property

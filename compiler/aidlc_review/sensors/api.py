@@ -76,7 +76,7 @@ def run_sensors(
     return [result for result, _, _ in runs]
 
 
-Run = tuple[CheckResult, "SensorContext | None", bool]
+Run = tuple[CheckResult, SensorContext | None, bool]
 
 
 def _run_all(
@@ -106,11 +106,11 @@ def _run_all(
         side_by_side = iter(list(pool.map(on_a_worker, static)))
     except BaseException:  # Ctrl-C, or a sensor that raised: the other tools stop too
         pool.shutdown(wait=False, cancel_futures=True)
-        stop_threads(workers)
+        stop_threads(frozenset(workers))  # a copy: a worker may still be adding itself
         raise
     finally:
         pool.shutdown(wait=True)
-        release_threads(workers)
+        release_threads(frozenset(workers))
     return [run_one(m) if project_code(m) else next(side_by_side) for m in manifests]
 
 

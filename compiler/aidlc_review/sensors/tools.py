@@ -34,16 +34,16 @@ class Stopped(Exception):
     """This thread's run was interrupted (``stop_threads``): no tool is started for it."""
 
 
-def stop_threads(idents: set[int]) -> None:
-    """Kill the process group of every tool these threads are running, and start no more."""
+def stop_threads(idents: frozenset[int]) -> None:
+    """Kill the process group of every tool these threads are running, and start no more.
+    Under the lock: a tool still listed has not been reaped by its own thread."""
     with _LIVE_LOCK:
         _STOPPED.update(idents)
-        running = [proc for ident in idents for proc in _LIVE.get(ident, ())]
-    for proc in running:
-        _signal_group(proc)
+        for proc in (proc for ident in idents for proc in _LIVE.get(ident, ())):
+            _signal_group(proc)
 
 
-def release_threads(idents: set[int]) -> None:
+def release_threads(idents: frozenset[int]) -> None:
     """Forget a finished run's threads (a later thread may get the same ident)."""
     with _LIVE_LOCK:
         _STOPPED.difference_update(idents)
@@ -114,13 +114,13 @@ def run_tool(
         proc.communicate()
         return ToolRun(None, "", "")
     finally:
-        # also after a normal exit: a child the tool left in the background must not
-        # outlive the check (the group id stays reserved while any member is alive)
-        _kill_group(proc)
-        with _LIVE_LOCK:
+        with _LIVE_LOCK:  # unlisted before it is reaped: stop_threads signals listed ones
             _LIVE[ident].discard(proc)
             if not _LIVE[ident]:
                 del _LIVE[ident]
+        # also after a normal exit: a child the tool left in the background must not
+        # outlive the check (the group id stays reserved while any member is alive)
+        _kill_group(proc)
     return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 
