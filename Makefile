@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test conformance bench lint mutation clean
+.PHONY: setup demo test test-engine conformance bench lint mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,21 @@ TESTS := tests
 
 test: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= TMPDIR=$(TEST_TMP) $(BIN)/python -m pytest -n 2 --dist worksteal $(TESTS)
+
+# The engine suite (the tests marked `engine`) once per export of upstream's engine named in
+# AIDLC_UPSTREAM, ':'-separated (../shared/README.md says how to export one), e.g.
+#   AIDLC_UPSTREAM=/scratch/e255/dist/claude:/scratch/e2618/dist/claude make test-engine
+# `make test` skips these without AIDLC_UPSTREAM; run this when a change touches install, the
+# engine hook, the shipped texts or the walks. Every export runs; it fails if any one did.
+test-engine: $(STAMP)
+	@test -n "$$AIDLC_UPSTREAM" || { echo "test-engine: set AIDLC_UPSTREAM=EXPORT[:EXPORT...] (../shared/README.md)" >&2; exit 2; }
+	@status=0; IFS=:; for export in $$AIDLC_UPSTREAM; do \
+	  echo "== the engine suite on $$export"; \
+	  if [ ! -f "$$export/.claude/tools/aidlc-graph.ts" ]; then \
+	    echo "test-engine: $$export holds no engine (.claude/tools/aidlc-graph.ts)" >&2; status=2; continue; fi; \
+	  AIDLC_UPSTREAM=$$export PYTHONDONTWRITEBYTECODE= TMPDIR=$(TEST_TMP) \
+	    $(BIN)/python -m pytest -n 2 --dist worksteal -m engine $(TESTS) || status=1; \
+	done; exit $$status
 
 conformance: $(STAMP)
 	bash .ci/conformance.sh

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import engine_export
 from tests.shared_builds import session_root, share_tool_seeds
 
 # upstream's bun is installed once per machine (by ../shared/bin/aidlc-upstream), in the
@@ -50,3 +51,19 @@ def _rank(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)
+    if engine_export.export() is None:
+        for item in items:
+            if item.get_closest_marker("engine"):
+                item.add_marker(pytest.mark.skip(reason=engine_export.REASON))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A test that asks for the engine (``engine_export.require``) without the ``engine`` mark
+    fails: ``pytest -m engine`` (``make test-engine``) would leave it out."""
+    report = yield
+    asked = report.skipped and engine_export.REASON in str(report.longrepr)
+    if asked and not item.get_closest_marker("engine"):
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} needs upstream's engine but is not marked engine"
+    return report

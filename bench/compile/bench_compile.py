@@ -2,8 +2,9 @@
 side by side with upstream's own graph compiler.
 
 Run: .venv/bin/python bench/compile/bench_compile.py [--runs N]
-Needs ../shared/aidlc-harness (the reference harness) and ../shared/aidlc-upstream (the
-reference compiler, run with the bun that ../shared/bin/aidlc-upstream installs).
+Needs ../shared/aidlc-harness (the reference harness) and upstream's engine (the reference
+compiler: AIDLC_UPSTREAM names an export of it, ../shared/README.md; run with the bun that
+../shared/bin/aidlc-upstream installs).
 
 Every case runs once per round, round after round, so a machine that speeds up or slows
 down during the run moves every case alike and the ratios stay fair. Prints a Markdown
@@ -24,6 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests import engine_export  # noqa: E402
 from tests.compiler.synthetic import write_synthetic  # noqa: E402
 
 BIN = str(Path(sys.executable).with_name("aidlc-review"))
@@ -58,7 +60,7 @@ class Case:
 
 def _bun() -> str:
     return subprocess.run(
-        [str(ROOT.parent / "shared" / "bin" / "aidlc-upstream"), "--which-bun"],
+        [str(engine_export.RUNNER), "--which-bun"],
         capture_output=True,
         text=True,
         check=True,
@@ -67,7 +69,8 @@ def _bun() -> str:
 
 def _cases(work: Path, env: dict[str, str]) -> dict[str, Case]:
     project = work / "upstream"
-    shutil.copytree(ROOT.parent / "shared" / "aidlc-upstream", project, symlinks=True)
+    engine = engine_export.for_script("bench_compile")
+    shutil.copytree(engine, project, symlinks=True)
     bun, tool = _bun(), str(project / ".claude" / "tools" / "aidlc-graph.ts")
     here = dict(env, PWD=str(project))
     cases = {

@@ -1,9 +1,10 @@
 """Whole-process time of ``aidlc-review install`` into a fresh copy of upstream's project.
 
 Run: .venv/bin/python bench/install/bench_install.py [--runs N] [--compiler DIR]
-Needs ../shared/aidlc-upstream. Two rows: the install alone (bun not on PATH, so install
-writes the sources and names upstream's four generator commands, exit 1), and the install
-with upstream's generators (bun on PATH, exit 0). ``--compiler`` runs another checkout's
+Needs upstream's engine: AIDLC_UPSTREAM names an export of it (../shared/README.md).
+Two rows: the install alone (bun not on PATH, so install writes the sources and names
+upstream's four generator commands, exit 1), and the install with upstream's generators
+(bun on PATH, exit 0). ``--compiler`` runs another checkout's
 ``compiler/`` (on PYTHONPATH) for a head-to-head. Prints a Markdown table: median wall and
 median CPU (user + system, the process and its children).
 """
@@ -22,7 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
+sys.path.insert(0, str(ROOT))
+from tests import engine_export  # noqa: E402
 
 
 def _children_cpu() -> float:
@@ -30,11 +32,13 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _time(env: dict[str, str], runs: int, work: Path, expect: int) -> tuple[float, float]:
+def _time(
+    engine: Path, env: dict[str, str], runs: int, work: Path, expect: int
+) -> tuple[float, float]:
     walls, cpus = [], []
     for run in range(runs):
         project = work / f"project-{run}"
-        shutil.copytree(SHARED / "aidlc-upstream", project, symlinks=True)
+        shutil.copytree(engine, project, symlinks=True)
         argv = [
             sys.executable,
             "-m",
@@ -58,8 +62,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--compiler", type=Path, help="another checkout's compiler/ folder")
     options = parser.parse_args()
+    engine = engine_export.for_script("bench_install")
     bun = subprocess.run(
-        [str(SHARED / "bin" / "aidlc-upstream"), "--which-bun"],
+        [str(engine_export.RUNNER), "--which-bun"],
         capture_output=True,
         text=True,
         check=True,
@@ -76,7 +81,7 @@ def main() -> None:
         ("sources only (no bun on PATH)", plain, 1),
         ("with upstream's four generators", with_bun, 0),
     ):
-        wall, cpu = _time(run_env, options.runs, work, expect)
+        wall, cpu = _time(engine, run_env, options.runs, work, expect)
         print(f"| {name} | {wall:.0f} | {cpu:.0f} |")
     print(f"\nmedian of {options.runs} runs")
     shutil.rmtree(work)

@@ -1,7 +1,7 @@
 """Run this compiler and upstream's reference compiler on the same mutated harness.
 
-The project is a copy of ``../shared/aidlc-upstream/.claude`` *with* its shipped
-``tools/data/stage-graph.json`` and ``scope-grid.json`` (upstream pins every known
+The project is a copy of the engine export's ``.claude`` (``tests/engine_export.py``) *with*
+its shipped ``tools/data/stage-graph.json`` and ``scope-grid.json`` (upstream pins every known
 slug's number and name from them) and with the memory seed installed at
 ``aidlc/spaces/default/memory/`` (upstream lists in ``rules_in_context`` only the
 memory files that exist; this compiler always lists them). One copy serves many
@@ -24,10 +24,10 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from aidlc_review.cli.main import main
+from tests import engine_export
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-UPSTREAM = SHARED / "aidlc-upstream" / ".claude"
-UPSTREAM_BIN = SHARED / "bin" / "aidlc-upstream"
+# the engine's data, to choose mutation targets from at collection (the export's when given)
+UPSTREAM = engine_export.data() / ".claude"
 OUTPUTS = ("stage-graph.json", "scope-grid.json")
 KEY_LINE = re.compile(r"^([a-z_][a-z0-9_]*):")
 _yaml = YAML(typ="safe", pure=True)
@@ -162,7 +162,7 @@ class Harness:
 
 def make_project(tmp: Path) -> Harness:
     project = tmp / "project"
-    shutil.copytree(UPSTREAM, project / ".claude", symlinks=True)
+    shutil.copytree(engine_export.require() / ".claude", project / ".claude", symlinks=True)
     shutil.copytree(
         UPSTREAM / "tools" / "data" / "memory-seed", project / "aidlc/spaces/default/memory"
     )
@@ -196,7 +196,7 @@ def start_upstream(harness: Harness) -> subprocess.Popen[str]:
     """Start upstream's compile; it runs beside ours (it writes only tools/data/)."""
     harness.protect_outputs()
     return subprocess.Popen(
-        [str(UPSTREAM_BIN), str(harness.project), "graph", "compile"],
+        [str(engine_export.RUNNER), str(harness.project), "graph", "compile"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

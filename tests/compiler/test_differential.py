@@ -1,6 +1,6 @@
 """Differential conformance: this compiler and upstream's reference compiler, on the
-same seeded mutations of ``../shared/aidlc-upstream/.claude``, both accept or both
-reject, and where both accept they write byte-identical stage-graph.json and
+same seeded mutations of the engine export's ``.claude`` (``AIDLC_UPSTREAM``), both accept
+or both reject, and where both accept they write byte-identical stage-graph.json and
 scope-grid.json.
 
 Upstream runs for real (``../shared/bin/aidlc-upstream DIR graph compile``, bun from
@@ -22,6 +22,8 @@ import pytest
 
 from tests.compiler.differential import Outcome, make_project, run_both
 from tests.compiler.mutations import Mutation, all_mutations
+
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
 FAMILIES = all_mutations()
 

@@ -5,21 +5,23 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
+from tests import engine_export
 
-UPSTREAM = PROJECT_ROOT.parent / "shared" / "aidlc-upstream"
 
-
+@pytest.mark.engine
 def test_an_upstream_project_with_its_active_record(tmp_path, capsys):
     project = tmp_path / "proj"
-    shutil.copytree(UPSTREAM / ".claude", project / ".claude", symlinks=True)
+    shutil.copytree(engine_export.require() / ".claude", project / ".claude", symlinks=True)
     intent = project / "aidlc/spaces/main/intents/2026-orders"
     intent.mkdir(parents=True)
     assert main(["doctor", "--workspace", str(project), "--json"]) == 0
     facts = json.loads(capsys.readouterr().out)
     assert facts["harness"]["kind"] == "upstream AI-DLC harness"
-    assert facts["harness"]["aidlc_version"] == "2.5.5"
+    assert facts["harness"]["aidlc_version"] == ".".join(map(str, engine_export.version()))
     assert facts["harness"]["plugin_version"] is None
     assert facts["harness"]["engine_tools"] > 20
     assert facts["record"] == {"path": str(intent), "kind": "upstream active intent"}

@@ -9,16 +9,17 @@ import json
 import re
 import shutil
 
+import pytest
+
 from aidlc_review.cli.main import main
 from aidlc_review.harness.frontmatter import read_document
-from aidlc_review.harness.layout import PROJECT_ROOT
+from tests import engine_export
 from tests.plugin.trees import copy_project, copy_upstream, snapshot
 
 CONSTRUCTION = "aidlc-common/stages/construction"
 # upstream's code-generation scopes where units-generation writes a unit set
 UPSTREAM_UNIT_SCOPES = ["enterprise", "feature", "mvp", "workshop"]
-ENGINE = PROJECT_ROOT.parent / "shared/aidlc-upstream"
-SCHEMA = ENGINE / ".claude/tools/aidlc-stage-schema.ts"
+SCHEMA = ".claude/tools/aidlc-stage-schema.ts"
 
 
 def install(root, *extra: str) -> int:
@@ -32,7 +33,7 @@ def changed_lines(before: bytes, after: bytes) -> list[str]:
 
 def upstream_stage_keys() -> set[str]:
     """REQUIRED_FIELDS and OPTIONAL_FIELDS of upstream's own stage schema."""
-    source = SCHEMA.read_text()
+    source = (engine_export.require() / SCHEMA).read_text()
     keys: set[str] = set()
     for name in ("REQUIRED_FIELDS", "OPTIONAL_FIELDS"):
         block = re.search(rf"const {name} = \[(.*?)\]", source, re.S)
@@ -81,6 +82,7 @@ def test_install_leaves_code_review_out_of_scopes_without_units_and_says_so(tmp_
     ) in capsys.readouterr().err
 
 
+@pytest.mark.engine  # reads upstream's stage schema from the export
 def test_the_installed_stage_and_sensors_use_only_what_upstream_accepts(tmp_path):
     root = copy_upstream(tmp_path)
     assert install(root) == 0
@@ -236,8 +238,14 @@ def test_reinstalling_keeps_a_leads_scope_choice(tmp_path, capsys):
 
 
 def test_without_bun_install_writes_the_sources_and_says_what_to_run(tmp_path, monkeypatch, capsys):
+    """An engine whose tools are there but bun is not. Without an export, the engine's data
+    with the two files install looks for in its place (ours: nothing runs them)."""
     project = tmp_path / "project"
-    shutil.copytree(ENGINE, project)
+    shutil.copytree(engine_export.data(), project)
+    tools = project / ".claude/tools"
+    if engine_export.export() is None:
+        (tools / "aidlc-version.ts").write_text('export const AIDLC_VERSION = "2.5.5";\n')
+        (tools / "aidlc-graph.ts").write_text("// not run: bun is not on PATH\n")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.delenv("AIDLC_BUN", raising=False)
 

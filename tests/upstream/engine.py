@@ -1,11 +1,11 @@
 """Upstream's own AI-DLC engine, run for real in a temporary project.
 
-``UpstreamProject`` copies ``../shared/aidlc-upstream`` (a fresh upstream project:
-``.claude/`` and ``aidlc/``) into a directory, makes it a git repository, and runs
-upstream's TypeScript tools on it through ``../shared/bin/aidlc-upstream`` (bun is
-installed from the npm registry on first use; exit 127 if it cannot be, which
-fails the test). ``walk`` is a mechanical conductor: it follows upstream's
-``orchestrate next`` directives and reports through ``orchestrate report`` exactly
+``UpstreamProject`` copies the engine export ``AIDLC_UPSTREAM`` names (a fresh upstream
+project: ``.claude/`` and ``aidlc/``; ``tests/engine_export.py``, skipped without one) into a
+directory, makes it a git repository, and runs upstream's TypeScript tools on it through
+``../shared/bin/aidlc-upstream`` (bun is installed from the npm registry on first use; exit
+127 if it cannot be, which fails the test). ``walk`` is a mechanical conductor: it follows
+upstream's ``orchestrate next`` directives and reports through ``orchestrate report`` exactly
 as DESIGN.md §8 describes, with a callback for the stages a test wants to run itself.
 """
 
@@ -24,13 +24,9 @@ from typing import Any
 
 import pytest
 from filelock import FileLock
-from tests import shared_builds
+from tests import engine_export, shared_builds
 
-from aidlc_review.harness.layout import PROJECT_ROOT
-
-SHARED = PROJECT_ROOT.parent / "shared"
-UPSTREAM = SHARED / "aidlc-upstream"
-RUNNER = SHARED / "bin" / "aidlc-upstream"
+RUNNER = engine_export.RUNNER
 UNITS_FILE = "unit-of-work-dependency"
 TOOLS = Path(sys.executable).parent  # aidlc-review, ruff, mypy of this environment
 
@@ -77,11 +73,7 @@ class UpstreamProject:
 
     @classmethod
     def fresh(cls, where: Path) -> UpstreamProject:
-        shutil.copytree(UPSTREAM, where, symlinks=True)
-        for path in [where, *where.rglob("*")]:
-            if not path.is_symlink():
-                path.chmod(0o755 if path.is_dir() else 0o644)
-        project = cls(where)
+        project = cls(engine_export.copy(where))
         project.git("init", "-q", "-b", "main")
         project.git("add", "-A")
         project.git("commit", "-q", "-m", "a fresh upstream project")

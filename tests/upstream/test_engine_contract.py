@@ -14,6 +14,8 @@ from tests.upstream.engine import UpstreamProject
 
 from aidlc_review.cli.main import main
 
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
+
 SCHEMA = "tools/aidlc-stage-schema.ts"
 DOCTOR = "tools/aidlc-utility.ts"
 REVIEW_STAGE = "aidlc-common/stages/construction/code-review.md"

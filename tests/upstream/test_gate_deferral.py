@@ -1,9 +1,9 @@
 """The proposed upstream change (docs/upstream-gate-deferral.patch), run for real.
 
 A stage key ``completion_gate: deferred-to <slug>`` lets code-generation hand its
-completion gate to code-review wherever code-review still runs after it. The patch
-is applied with ``git apply`` to a fresh copy of upstream's engine, this plugin is
-installed into it, and a ``feature`` intent with two units is walked to
+completion gate to code-review wherever code-review still runs after it. The patch is
+applied with ``git apply --unidiff-zero`` to a fresh copy of upstream's engine 2.5.5, this
+plugin is installed into it, and a ``feature`` intent with two units is walked to
 build-and-test twice, in two copies of that project at once: one as installed,
 one with the key on code-generation. The key changes nothing before code-generation,
 so both copies go on from one walk up to the first code-generation directive (walked
@@ -25,6 +25,8 @@ from tests.upstream.engine import UpstreamProject, build_once, bun_dir
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
 
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
+
 PATCH = PROJECT_ROOT / "docs" / "upstream-gate-deferral.patch"
 CODE_GENERATION = ".claude/aidlc-common/stages/construction/code-generation.md"
 KEY = "completion_gate: deferred-to code-review"
@@ -33,10 +35,11 @@ UNITS = ["greeter", "formatter"]
 
 @pytest.fixture(scope="session")
 def patched_once(shared_tmp: Path) -> UpstreamProject:
-    """A fresh upstream project with the patch applied by ``git apply``, per test run."""
+    """A fresh upstream project with the patch applied, per test run. The patch has no
+    context lines (none of upstream's code is kept here): it is made against 2.5.5."""
 
     def apply(where: Path) -> None:
-        UpstreamProject.fresh(where).git("apply", str(PATCH))
+        UpstreamProject.fresh(where).git("apply", "--unidiff-zero", str(PATCH))
 
     return UpstreamProject(build_once(shared_tmp / "upstream-patched", apply))
 

@@ -28,6 +28,8 @@ from tests.upstream.conductor import Conductor, Directive
 from tests.upstream.engine import UpstreamProject
 from tests.upstream.test_gated_walk import CLEAN, UNITS, UNUSED_IMPORT, Walked
 
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
+
 at_code_generation = test_gated_walk.at_code_generation  # the fixture: one walk per run
 REVIEWER = "aidlc-code-reviewer-agent"
 GATE_HOOK = 'bun "$CLAUDE_PROJECT_DIR/.claude/hooks/aidlc-review-engine-gate.ts"'

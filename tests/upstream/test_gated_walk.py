@@ -22,6 +22,8 @@ from tests.upstream.engine import UpstreamProject, build_once
 
 from aidlc_review.cli.main import main
 
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
+
 UNITS = ["u1-greet", "u2-farewell"]
 CLEAN = 'def greet(name: str) -> str:\n    return f"hello {name}"\n'
 UNUSED_IMPORT = 'import os\n\n\ndef farewell() -> str:\n    return "bye"\n'

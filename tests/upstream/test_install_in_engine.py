@@ -7,9 +7,12 @@ import json
 import os
 import re
 
+import pytest
 from tests.upstream.engine import bun_dir
 
 from aidlc_review.cli.main import main
+
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
 UPSTREAM_SENSORS = {"linter", "required-sections", "type-check", "upstream-coverage"}
 PLUGIN_SENSORS = {

@@ -26,10 +26,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from tests import engine_export
 from tests.upstream.conductor import Conductor, WalkStopped
 from tests.upstream.engine import UpstreamProject
 
 from aidlc_review.cli.main import main
+
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
 UNITS = ["u1-greet", "u2-farewell"]
 CLEAN = 'def greet(name: str) -> str:\n    return f"hello {name}"\n'
@@ -224,7 +228,7 @@ def test_uninstall_refuses_while_an_intent_is_at_code_review(installed, capsys):
 
 def _upgrade(project: UpstreamProject) -> None:
     """What an upstream upgrade does to a project: a fresh ``.claude`` copied over it."""
-    fresh = Path(__file__).resolve().parents[3] / "shared/aidlc-upstream/.claude"
+    fresh = engine_export.require() / ".claude"
     shutil.copytree(fresh, project.harness, dirs_exist_ok=True, symlinks=True)
 
 

@@ -11,9 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.upstream.engine import UPSTREAM, UpstreamProject, build_once
+from tests import engine_export
+from tests.upstream.engine import UpstreamProject, build_once
 
 from aidlc_review.cli.main import main
+
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
 
 def _grid(project) -> dict:
@@ -109,7 +112,7 @@ def test_install_after_an_upstream_upgrade_reapplies_cleanly(installed):
         "aidlc-common/stages/construction/code-generation.md",
         "tools/data/stage-graph.json",
     ):
-        shutil.copyfile(UPSTREAM / ".claude" / name, installed.harness / name)
+        shutil.copyfile(engine_export.require() / ".claude" / name, installed.harness / name)
 
     assert main(["install", "--harness", str(installed.harness)]) == 0
 

@@ -149,6 +149,7 @@ def _briefs(tmp_path: Path) -> list[str]:
     return (tmp_path / "briefs.txt").read_text().split("\n\f\n")[:-1]
 
 
+@pytest.mark.engine  # the project is an upstream one (tests/engine_export.py)
 def test_a_literal_answer_format_reviewer_converges_on_a_repaired_unit(
     reviewed_project, tmp_path, capsys
 ):
@@ -171,6 +172,7 @@ def test_a_literal_answer_format_reviewer_converges_on_a_repaired_unit(
     assert "CR-001" in _briefs(tmp_path)[1]  # the ID the reviewer filled in came from the brief
 
 
+@pytest.mark.engine  # the project is an upstream one (tests/engine_export.py)
 def test_a_literal_reviewer_keeps_an_unrepaired_finding_open_by_its_id(
     reviewed_project, tmp_path, capsys
 ):
@@ -196,6 +198,7 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.engine  # the project is an upstream one (tests/engine_export.py)
 def test_answer_format_persona_and_brief_say_the_same_rule(reviewed_project, tmp_path, capsys):
     repairer = script_agent(tmp_path / "agents/repairer.py", REPAIRER)
     assert _review(reviewed_project, tmp_path, repairer) == 0, capsys.readouterr()
