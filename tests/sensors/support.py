@@ -41,6 +41,26 @@ def make_workspace(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def commit_all(root: Path, message: str = "the base") -> Path:
+    """Make ``root`` a git repository (if it is not one) and commit everything in it: what
+    stands at the base is what the sensors honour (suppressions, baselines)."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
+
+    if not (root / ".git").exists():
+        git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-q", "--allow-empty", "-m", message)
+    return root
+
+
 def built_once(
     tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Any]
 ) -> tuple[Path, Any]:

@@ -10,7 +10,7 @@ import pytest
 
 from aidlc_review.cli.main import main
 from aidlc_review.sensors.tools import find_tool
-from tests.sensors.support import cache_bytes, make_workspace, run_one
+from tests.sensors.support import cache_bytes, commit_all, make_workspace, run_one
 
 AWS_KEY = "AKIAZ7Q3T5W9X2M4N6P8"
 PEM_BODY = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Uqd7sGtm3KzJx0q9LvRr8LZJkFy"
@@ -39,7 +39,8 @@ def detect_secrets_cli(ws: Path, *args: str) -> dict:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    return make_workspace(tmp_path / "ws", FILES)
+    """The files as they stand at the base: the pragma there is honoured."""
+    return commit_all(make_workspace(tmp_path / "ws", FILES))
 
 
 def test_planted_aws_key_and_private_key_are_found_with_type_path_line_and_hash(ws: Path) -> None:
@@ -72,6 +73,7 @@ def test_a_secret_listed_in_the_baseline_is_not_reported_but_a_new_one_is(ws: Pa
     (ws / "src/settings.py").write_text('REGION = "eu-west-1"\n')
     baseline = detect_secrets_cli(ws, "src/legacy.py")
     (ws / ".secrets.baseline").write_text(json.dumps(baseline, indent=2))
+    commit_all(ws, "the team's baseline")
     (ws / "src/settings.py").write_text(FILES["src/settings.py"])
     result = run_one(ws, CLAIMED, "secret-scan")
     assert {(f.path, f.rule) for f in result.findings} == {
@@ -82,13 +84,50 @@ def test_a_secret_listed_in_the_baseline_is_not_reported_but_a_new_one_is(ws: Pa
 
 def test_a_baselined_secret_stays_known_when_it_moves_to_another_line(ws: Path) -> None:
     (ws / ".secrets.baseline").write_text(json.dumps(detect_secrets_cli(ws, "src/legacy.py")))
+    commit_all(ws, "the team's baseline")
     (ws / "src/legacy.py").write_text(f'"""Moved down."""\n\nKEY = "{OLD_KEY}"\n')
     result = run_one(ws, ["src/legacy.py"], "secret-scan")
     assert (result.status, result.findings) == ("passed", ())
 
 
+def test_a_baseline_the_change_writes_hides_nothing(ws: Path) -> None:
+    (ws / ".secrets.baseline").write_text(json.dumps(detect_secrets_cli(ws, *CLAIMED)))
+    result = run_one(ws, [*CLAIMED, ".secrets.baseline"], "secret-scan")
+    assert {(f.path, f.rule) for f in result.findings} == {
+        ("src/settings.py", "AWS Access Key"),
+        ("deploy/id_rsa", "Private Key"),
+        ("src/legacy.py", "AWS Access Key"),
+    }
+
+
+def test_an_allowlist_pragma_the_change_adds_hides_nothing(ws: Path) -> None:
+    (ws / "src/settings.py").write_text(
+        f'REGION = "eu-west-1"\nAWS_ACCESS_KEY_ID = "{AWS_KEY}"  # pragma: allowlist secret\n'
+    )
+    (ws / "src/legacy.py").write_text(f'# pragma: allowlist nextline secret\nKEY = "{OLD_KEY}"\n')
+    result = run_one(ws, ["src/legacy.py", "src/settings.py"], "secret-scan")
+    assert [(f.path, f.line, f.rule, f.severity) for f in result.findings] == [
+        ("src/legacy.py", 2, "AWS Access Key", "critical"),
+        ("src/settings.py", 2, "AWS Access Key", "critical"),
+    ]
+    assert result.findings[0].message.endswith(
+        "; hidden by `pragma: allowlist nextline secret` (line 1, added by this change), "
+        "which does not count"
+    )
+    assert AWS_KEY not in repr(result) and OLD_KEY not in repr(result)
+
+
+def test_without_a_base_commit_no_pragma_is_proven_to_predate_the_change(tmp_path: Path) -> None:
+    plain = make_workspace(tmp_path / "plain", FILES)
+    result = run_one(plain, ["src/pragma.py"], "secret-scan")
+    assert [(f.path, f.line, f.rule) for f in result.findings] == [
+        ("src/pragma.py", 1, "AWS Access Key")
+    ]
+
+
 def test_an_unreadable_baseline_is_an_error_that_blocks(ws: Path) -> None:
     (ws / ".secrets.baseline").write_text("{not json")
+    commit_all(ws, "a broken baseline")
     result = run_one(ws, CLAIMED, "secret-scan")
     assert result.status == "error"
     assert result.reason.startswith(".secrets.baseline: unreadable detect-secrets baseline: ")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sensors.support import make_workspace, run_one
+from tests.sensors.support import commit_all, make_workspace, run_one
 
 ONLY_E = "[tool.ruff.lint]\nselect = ['E']\n"
 APP = (
@@ -66,9 +66,25 @@ def test_sql_concatenation_and_a_hard_coded_password_block_where_the_workspace_s
     assert sorted(p.name for p in ws.iterdir()) == ["app", "pyproject.toml", "tests"]  # no cache
 
 
-def test_noqa_for_the_rule_on_the_line_suppresses_it(ws: Path) -> None:
+def test_noqa_for_the_rule_on_the_line_at_the_base_suppresses_it(ws: Path) -> None:
+    commit_all(ws)
     result = run_one(ws, ["app/quiet.py"], "security")
     assert (result.status, result.findings) == ("passed", ())
+
+
+def test_noqa_the_change_adds_hides_nothing_and_is_named(ws: Path) -> None:
+    (ws / "app/quiet.py").write_text("")
+    commit_all(ws)
+    (ws / "app/quiet.py").write_text(SUPPRESSED)
+
+    result = run_one(ws, ["app/quiet.py"], "security")
+
+    assert [(f.path, f.line, f.rule, f.severity) for f in result.findings] == [
+        ("app/quiet.py", 2, "S608", "major"),
+    ]
+    assert result.findings[0].message.endswith(
+        "; hidden by `# noqa: S608` (line 2, added by this change), which does not count"
+    )
 
 
 def test_asserts_and_fake_passwords_in_test_files_are_not_reported(ws: Path) -> None:

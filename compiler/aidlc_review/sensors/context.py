@@ -278,21 +278,29 @@ def sensors_code() -> str:
 
 
 def run_file_local(
-    ctx: SensorContext, tool_key: Any, label: str, config_names: list[str], check: CheckFiles
+    ctx: SensorContext,
+    tool_key: Any,
+    label: str,
+    config_names: list[str],
+    check: CheckFiles,
+    salt: Callable[[str], str] | None = None,
 ) -> list[CheckFinding]:
     """Check only the files whose (content, tool version and settings, config) is not cached yet.
 
     ``tool_key`` identifies the tool build and its settings; ``check`` runs the tool on a
     batch and returns findings per file (absent = clean). It raises ``SensorError`` on a
     tool failure, and then nothing from that batch is cached; ``Unfinished`` when it stopped
-    early, and then only the files it finished are cached.
+    early, and then only the files it finished are cached. ``salt`` says what else a
+    file's findings depend on (the standing of its suppressions at the base).
     """
     configs = ConfigDigests(ctx.workspace, config_names)
     base = digest(
         ctx.name, tool_key, ctx.runner.severity, ctx.manifest.severity_class, sensors_code()
     )
     keys = {
-        f: _file_key(base, f, _content_hash(ctx.workspace / f), configs.for_file(f))
+        f: _file_key(
+            base, f, _content_hash(ctx.workspace / f), configs.for_file(f), salt(f) if salt else ""
+        )
         for f in ctx.files
     }
     cached = ctx.cache.get_many(list(keys.values()))

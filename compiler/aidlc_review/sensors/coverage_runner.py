@@ -6,6 +6,10 @@ asked for exactly the claimed source files, so a module the tests never imported
 is analysed from its source and counts 0% instead of being left out. A file's
 numbers are reused from the result cache while its content and the lines and arcs
 the tests executed in it stay the same (``coverage_analysis``).
+
+What keeps code out of this judgment (a ``# pragma: no cover``, a skip or xfail marker) counts
+only if it stood at the unit's base: each one the change added, in a source or a test file,
+is a finding at the severity of what it would hide (the descriptor's ``suppressions``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from aidlc_review.sensors.project_env import (
     why_no_data,
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
+from aidlc_review.sensors.suppressions import Suppressions, unmeasured
 from aidlc_review.sensors.tools import ToolRun, last_line, shown_command
 
 
@@ -82,6 +87,7 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
     # A test run that failed measures the breakage, not the tests: its coverage findings
     # would restate the failure (one defect, one finding); they are judged once it passes.
     findings = measured.findings or judge(ctx, sources, report, changed, threshold)
+    findings = [*findings, *_added_suppressions(ctx)]
     details = {
         "threshold": threshold,
         "total": total_of(sources, report),
@@ -97,6 +103,24 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
         tool_version=measured.version,
         details=details,
     )
+
+
+def _added_suppressions(ctx: SensorContext) -> list[CheckFinding]:
+    marks = Suppressions(
+        ctx.workspace, ctx.settings, [s for tool in ctx.runner.tools for s in tool.suppressions]
+    )
+    return [
+        unmeasured(
+            ctx.name,
+            ctx.manifest.category,
+            path,
+            mark,
+            ctx.severity(mark.spec.severity or "default", "major"),
+        )
+        for path in ctx.files
+        for mark in marks.marks(path)
+        if mark.added
+    ]
 
 
 @dataclass

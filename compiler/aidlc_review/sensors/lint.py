@@ -6,7 +6,9 @@ claimed ``.py`` file is also compiled by CPython (``python_compile``): one it ca
 compile is a major ``syntax-error`` finding, unless ruff already reported that defect.
 
 The workspace's ruff configuration applies unchanged; ``--no-fix`` keeps the
-source untouched and ruff's cache is kept out of the workspace.
+source untouched and ruff's cache is kept out of the workspace. ruff runs with
+``--ignore-noqa``: only the ``# noqa`` comments that stood at the unit's base are
+honoured (``suppressions``); what one the change added hides is reported as hidden by it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from aidlc_review.sensors.context import (
 from aidlc_review.sensors.python_compile import PARSER, compile_finding
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.ruff_check import check_batch, overrides_of
+from aidlc_review.sensors.suppressions import Suppressions
 from aidlc_review.sensors.tools import shown_command
 
 CONFIG_FILES = ["pyproject.toml", "ruff.toml", ".ruff.toml"]
@@ -31,9 +34,10 @@ def run(ctx: SensorContext) -> CheckResult:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
     argv = ruff_argv(tool)
+    marks = Suppressions(ctx.workspace, ctx.settings, tool.spec.suppressions)
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
-        found = check_batch(ctx, argv, batch)
+        found = marks.judge(check_batch(ctx, argv, batch))
         for path in batch:
             failure = compile_finding(ctx, path, found.get(path, []))
             if failure is not None:
@@ -43,7 +47,7 @@ def run(ctx: SensorContext) -> CheckResult:
     # cached with ruff's findings: the compile check's answer depends on the interpreter too,
     # their severities on the workspace's overrides
     key = (tool.spec.model_dump(), tool.version, PARSER, overrides_of(ctx).key())
-    findings = run_file_local(ctx, key, tool.spec.tool, CONFIG_FILES, check)
+    findings = run_file_local(ctx, key, tool.spec.tool, CONFIG_FILES, check, marks.key)
     return judged(
         ctx.name,
         findings,

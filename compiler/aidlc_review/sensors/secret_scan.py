@@ -1,4 +1,9 @@
-"""secret-scan: detect-secrets' own scanner over the claimed files, minus the workspace baseline.
+"""secret-scan: detect-secrets' own scanner over the claimed files, minus the base's baseline.
+
+Nothing the change writes hides a secret: the ``.secrets.baseline`` and the allowlist
+pragmas count as they stood at the unit's base (``base_text``, ``suppressions``). The scan
+runs without detect-secrets' allowlist filter; a secret on a line whose pragma the change
+added is reported like any other (critical, never waivable), naming the pragma.
 
 The secret value is read by detect-secrets and never copied out: a finding keeps
 the type, path, line and the SHA-1 hash detect-secrets itself records. One secret
@@ -29,6 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.sensors.base_text import base_commit, base_texts
 from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
@@ -39,11 +45,13 @@ from aidlc_review.sensors.context import (
 )
 from aidlc_review.sensors.deadline import WorkerFailed, run_limited
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
+from aidlc_review.sensors.suppressions import Suppressions
 
 _LOCK = threading.Lock()
 POOL_FROM = 64  # below this many files a process pool costs more than it saves
 MAX_FILE_BYTES = 2 * 1024 * 1024  # the manifest's runner option max_file_bytes overrides it
 MAX_SCAN_SECONDS = 60.0  # the runner option max_scan_seconds overrides it
+ALLOWLIST_FILTER = "detect_secrets.filters.allowlist.is_line_allowlisted"
 TIMED_OUT = "timed-out"  # the rule of a file the scan did not finish in time
 # what the plugins and filters see in a typical source file, so their lazy caches are filled
 WARM_UP = 'import os\n\nNAME = "warm-up"  # a comment\ntoken = os.environ["TOKEN"]\n'
@@ -65,22 +73,29 @@ def run(ctx: SensorContext) -> CheckResult:
             ctx.name, list(too_large.values()), "detect-secrets scan (skipped: too large)"
         )
     baseline_name = str(ctx.option("baseline", ".secrets.baseline"))
-    baseline = _read_baseline(ctx.workspace, baseline_name)
+    baseline = _read_baseline(ctx, baseline_name)
     known = _baseline_secrets(baseline)
+    marks = Suppressions(
+        ctx.workspace, ctx.settings, [s for tool in ctx.runner.tools for s in tool.suppressions]
+    )
 
     with (
         _LOCK,
         _inside(ctx.workspace),
         _settings(baseline, baseline_name, default_settings, transient_settings),
     ):
+        get_settings().filters.pop(ALLOWLIST_FILTER, None)  # the base's pragmas: below
         settings_json = get_settings().json()
         _warm_up(ctx.scratch)
         check = _limited_check(ctx, time.monotonic() + seconds, seconds)
-        found = run_file_local(ctx, (VERSION, settings_json), "detect-secrets", [], check)
+        found = run_file_local(
+            ctx, (VERSION, settings_json), "detect-secrets", [], check, marks.key
+        )
     hits = [f for f in found if f.rule != TIMED_OUT]
     ctx.secrets_seen = bool(hits)  # baselined ones too: they are still in the source
     ctx.secrets_cleared = not found and not too_large  # every file scanned, none held one
-    fresh = merge_detectors(ctx, [f for f in hits if (f.path, f.rule, _hash_of(f)) not in known])
+    merged = merge_detectors(ctx, [f for f in hits if (f.path, f.rule, _hash_of(f)) not in known])
+    fresh = _pragmas_at_base(marks, merged)
     fresh += [f for f in found if f.rule == TIMED_OUT]
     fresh += too_large.values()
     return judged(
@@ -154,6 +169,15 @@ def _hit_findings(ctx: SensorContext, path: str, hits: list[list[Any]]) -> list[
     ]
 
 
+def _pragmas_at_base(marks: Suppressions, secrets: list[CheckFinding]) -> list[CheckFinding]:
+    """The secrets an allowlist pragma at the base covers are dropped; one the change added
+    covers nothing, and the finding names it."""
+    by_file: dict[str, list[CheckFinding]] = {}
+    for secret in secrets:
+        by_file.setdefault(secret.path, []).append(secret)
+    return [secret for found in marks.judge(by_file).values() for secret in found]
+
+
 def _positive(ctx: SensorContext, option: str, default: float) -> float:
     value = ctx.option(option, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
@@ -210,13 +234,20 @@ def _hash_of(finding: CheckFinding) -> str:
     return finding.message.rsplit("hashed secret ", 1)[-1].rstrip(")")
 
 
-def _read_baseline(workspace: Path, name: str) -> dict[str, Any] | None:
-    path = workspace / name
-    if not path.is_file():
+def _read_baseline(ctx: SensorContext, name: str) -> dict[str, Any] | None:
+    """The baseline as it stood at the unit's base (the workspace's own only where there is
+    no base commit at all): a baseline the change writes or edits hides nothing."""
+    commit = base_commit(ctx.workspace, ctx.settings)
+    if commit is not None:
+        text = base_texts(ctx.workspace, commit, [name])[name]
+    else:
+        path = ctx.workspace / name
+        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+    if text is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SensorError(f"{name}: unreadable detect-secrets baseline: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("results", {}), dict):
         raise SensorError(f"{name}: not a detect-secrets baseline (no 'results' object)")

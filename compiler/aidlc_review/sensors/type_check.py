@@ -4,6 +4,10 @@ Whole-program, so not cached per file: an edit to one module can change the
 errors reported in another. mypy's own incremental cache (kept in our scratch
 directory, never the workspace) makes re-runs cheap instead, and a workspace's first
 run starts from the machine's seed of that cache (``mypy_seed``).
+
+Only the ``# type: ignore`` and ``# mypy:`` comments that stood at the unit's base are
+honoured (``suppressions``): mypy reads each claimed file holding one the change added from a
+shadow copy without it (``--shadow-file``), and what it then reports there is hidden by it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from aidlc_review.sensors.project_env import (
     project_interpreter,
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
+from aidlc_review.sensors.suppressions import Suppressions
 from aidlc_review.sensors.tools import last_line, shown_command
 
 _TEXT_LINE = re.compile(
@@ -50,7 +55,9 @@ def run(ctx: SensorContext) -> CheckResult:
         return nothing_to_check(ctx)
     tool = select_tool(ctx)
     cache = ctx.scratch / "mypy-cache"
+    marks = Suppressions(ctx.workspace, ctx.settings, tool.spec.suppressions)
     argv = [*tool.argv(), "--cache-dir", str(cache), *mypy_python_args(_project_python(ctx))]
+    argv += _shadows(ctx, marks)
     ctx.checked = len(ctx.files)
     # Two reviews of one workspace (two units, or two runs) share the mypy cache,
     # and concurrent mypy processes on one cache can crash each other: take turns.
@@ -62,13 +69,36 @@ def run(ctx: SensorContext) -> CheckResult:
             seed = mypy_seed.location(ctx.seeds, tool.version, tool.path)
             items = _mypy_from_seed(ctx, argv, cache, seed)
             ctx.keep_if_clean.append(lambda: _publish(lock, cache, seed))
+    found: dict[str, list[CheckFinding]] = {}
+    for finding in _findings(ctx, items):
+        found.setdefault(finding.path, []).append(finding)
     return judged(
         ctx.name,
-        _findings(ctx, items),
+        [finding for items in marks.judge(found).values() for finding in items],
         shown_command(tool.argv(), ctx.files),
         tool=tool.spec.tool,
         tool_version=tool.version,
     )
+
+
+def _shadows(ctx: SensorContext, marks: Suppressions) -> list[str]:
+    """``--shadow-file`` arguments: each claimed file holding an added suppression is read
+    from a copy without it (its lines where they were), kept in the scratch folder."""
+    argv: list[str] = []
+    folder = ctx.scratch / "shadows"
+    shutil.rmtree(folder, ignore_errors=True)
+    for path in ctx.files:
+        added = {m.line: m for m in marks.marks(path) if m.added}
+        if not added:
+            continue
+        lines = (ctx.workspace / path).read_text(encoding="utf-8").splitlines(keepends=True)
+        for number, mark in added.items():
+            lines[number - 1] = lines[number - 1].replace(mark.text, "", 1)
+        shadow = folder / path
+        shadow.parent.mkdir(parents=True, exist_ok=True)
+        shadow.write_text("".join(lines), encoding="utf-8")
+        argv += ["--shadow-file", path, str(shadow)]
+    return argv
 
 
 def _project_python(ctx: SensorContext) -> Interpreter | None:

@@ -7,9 +7,10 @@ tool blocks, and how results map to finding severities).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from aidlc_review.harness.definitions.base import KEBAB, Definition
 
@@ -18,13 +19,41 @@ from aidlc_review.harness.definitions.base import KEBAB, Definition
 Severity = Literal["critical", "major", "minor"]
 
 
+class SuppressionSpec(Definition):
+    """One way the source switches a tool's judgment off: a comment or a marker.
+
+    ``pattern`` is a Python regex matched in each line; a group named ``rules`` lists the
+    rules it names (none: every rule). ``scope`` is what it covers: its own line, the next
+    line, or the whole file. ``severity`` is the runner's severity key for what it hides
+    when that cannot be measured (a skipped test, a line kept out of coverage).
+    """
+
+    pattern: str
+    hides: str
+    scope: Literal["line", "next-line", "file"] = "line"
+    severity: str | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, pattern: str) -> str:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {exc}") from None
+        return pattern
+
+
 class ToolSpec(Definition):
-    """One tool a runner may use; the first candidate the workspace configures wins."""
+    """One tool a runner may use; the first candidate the workspace configures wins.
+
+    Its descriptor also says how the source suppresses its findings (``suppressions``):
+    only suppressions that stood at the unit's base are honoured (sensors.suppressions)."""
 
     tool: str
     argv: list[str]
     version: list[str] | None = None
     detect: list[str] = []
+    suppressions: list[SuppressionSpec] = []
 
 
 class RunnerSpec(Definition):

@@ -1,0 +1,80 @@
+"""A repairer that cannot fix a finding switches its check off instead: no gate approves that.
+
+The unit's change leaves an unused import and a type error; the repairer answers each with a
+suppression (``# noqa``, ``# type: ignore``). The review keeps both findings open, named with
+the comment that tried to hide them, and no gate approves until a person waives them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.cli.main import main
+from tests.review.workspace import UNIT, findings_doc, make_workspace, report_text, script_agent
+
+APP = "src/orders/app.py"
+CHANGED = (
+    "import os\n\n\ndef total(prices: list[int]) -> int:\n"
+    '    count: int = "n"\n    return sum(prices)\n'
+)
+SUPPRESSED = (
+    "import os  # noqa: F401\n\n\ndef total(prices: list[int]) -> int:\n"
+    '    count: int = "n"  # type: ignore[assignment]  # noqa: F841\n    return sum(prices)\n'
+)
+
+
+def gate(ws: Path, *args: str) -> int:
+    return main(["review", *args, "--workspace", str(ws), "--unit", UNIT])
+
+
+@pytest.fixture
+def suppressed(tmp_path: Path) -> Path:
+    """A reviewed unit whose repairer added suppressions instead of fixing the code."""
+    ws = make_workspace(
+        tmp_path / "ws", {APP: '"""Orders."""\n', "mypy.ini": "[mypy]\n"}, claims=[APP]
+    )
+    (ws / APP).write_text(CHANGED)
+    repairer = script_agent(
+        tmp_path / "agents" / "repairer.py",
+        f"""
+        import pathlib, sys
+        sys.stdin.read()
+        pathlib.Path({str(ws / APP)!r}).write_text({SUPPRESSED!r})
+        """,
+    )
+    assert (
+        main(["review", "run", "--workspace", str(ws), "--unit", UNIT, "--repairer", repairer]) == 1
+    )
+    return ws
+
+
+def test_the_suppressions_a_repairer_adds_leave_the_findings_open_and_named(suppressed: Path):
+    doc = findings_doc(suppressed)
+    assert (suppressed / APP).read_text() == SUPPRESSED  # the repair ran
+    assert doc["verdict"] == "NOT-READY"
+    last = doc["passes"][-1]["findings"]
+    still = {(f["check"], f["severity"], f["status"]) for f in last if f["status"] == "open"}
+    assert ("linter", "major", "open") in still
+    assert ("type-check", "major", "open") in still
+    report = report_text(suppressed)
+    assert "hidden by `# noqa: F401` (line 1, added by this change), which does not count" in report
+    assert "hidden by `# type: ignore[assignment]` (line 5, added by this change)" in report
+
+
+def test_no_gate_approves_until_a_person_waives_each(suppressed: Path):
+    assert gate(suppressed, "verify", "--ready") == 1
+    assert gate(suppressed, "gate", "--approve", "--by", "lead@example.com") != 0
+
+    blocking = [
+        f["id"]
+        for f in findings_doc(suppressed)["passes"][-1]["findings"]
+        if f["status"] == "open" and f["severity"] in ("critical", "major")
+    ]
+    for finding in blocking:
+        reason = ["--reason", "kept on purpose: reviewed by the lead", "--by", "lead"]
+        assert gate(suppressed, "waive", finding, *reason) == 0
+
+    assert gate(suppressed, "verify", "--ready") == 0
+    assert gate(suppressed, "gate", "--approve", "--by", "lead@example.com") == 0
