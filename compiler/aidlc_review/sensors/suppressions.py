@@ -84,7 +84,8 @@ def covering(marks: list[Mark], line: int | None, rule: str | None) -> Mark | No
     first (it is honoured), else one the change added."""
     found = [m for m in marks if m.covers(line, rule)]
     kept = [m for m in found if not m.added]
-    return (kept or found or [None])[0]
+    chosen = kept or found
+    return chosen[0] if chosen else None
 
 
 def judge(findings: list[CheckFinding], marks: list[Mark]) -> list[CheckFinding]:
