@@ -20,6 +20,7 @@ from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.redact import REDACTED
 from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, resolve_runner
 from aidlc_review.sensors.results import CheckResult, errored, skipped
+from aidlc_review.sensors.tool_config import config_changes
 from aidlc_review.sensors.tools import release_threads, stop_threads
 
 SIDE_BY_SIDE = 2  # static sensors at once (the tools' processes do the work)
@@ -189,12 +190,13 @@ def _run_checked(
     workspace = workspace.resolve()
     folder = scratch.folder / name
     folder.mkdir(parents=True, exist_ok=True)
-    ctx = SensorContext(
-        workspace, matching, manifest, settings, cache, folder, progress, seeds=scratch.seeds
-    )
+    ctx = SensorContext(workspace, matching, manifest, settings, cache, folder, progress)
+    ctx.seeds, ctx.claimed = scratch.seeds, list(files)
     progress(f"{name}: {len(matching)} claimed file(s) match {manifest.matches}")
     try:
         result = runner(ctx)
+        # what the change does to the tools' configuration is judged whatever the tools said
+        result = result.with_findings(config_changes(ctx, ctx.runner.tools))
     except ToolMissing as exc:
         result = skipped(
             name, str(exc), manifest.category, required=required, details={"unavailable": True}

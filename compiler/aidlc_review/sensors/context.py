@@ -76,6 +76,7 @@ class SensorContext:
     seeds: Path | None = None  # per-machine starting points for the tools' own caches
     # what to do once the run is known clean: the secret-scan cleared it and nothing was redacted
     keep_if_clean: list[Callable[[], None]] = field(default_factory=list)
+    claimed: list[str] = field(default_factory=list)  # every claimed file, matching or not
 
     @property
     def name(self) -> str:

@@ -109,6 +109,14 @@ class CheckResult:
     def blocking(self) -> bool:
         return any(f.blocking for f in self.findings)
 
+    def with_findings(self, extra: list[CheckFinding]) -> CheckResult:
+        """This result with ``extra`` findings too: a check that passed now fails."""
+        if not extra:
+            return self
+        ordered = tuple(sorted((*self.findings, *extra), key=_finding_order))
+        status = "failed" if self.status == "passed" else self.status
+        return replace(self, status=status, findings=ordered)
+
     def timed(self, duration_ms: int) -> CheckResult:
         return replace(self, duration_ms=duration_ms)
 

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
-from tests.review.workspace import UNIT, findings_doc, make_workspace, report_text, script_agent
+from tests.review.workspace import (
+    PYPROJECT,
+    UNIT,
+    findings_doc,
+    make_workspace,
+    report_text,
+    script_agent,
+)
 
 APP = "src/orders/app.py"
 CHANGED = (
@@ -78,3 +85,30 @@ def test_no_gate_approves_until_a_person_waives_each(suppressed: Path):
 
     assert gate(suppressed, "verify", "--ready") == 0
     assert gate(suppressed, "gate", "--approve", "--by", "lead@example.com") == 0
+
+
+def test_a_repairer_that_turns_the_rule_off_in_a_claimed_config_gets_no_approval(tmp_path: Path):
+    ws = make_workspace(
+        tmp_path / "ws",
+        {APP: '"""Orders."""\n', "pyproject.toml": PYPROJECT},
+        claims=[APP, "pyproject.toml"],
+    )
+    (ws / APP).write_text("import os\n")
+    turned_off = PYPROJECT + 'ignore = ["F401"]\n'
+    repairer = script_agent(
+        tmp_path / "agents" / "repairer.py",
+        f"""
+        import pathlib, sys
+        sys.stdin.read()
+        pathlib.Path({str(ws / "pyproject.toml")!r}).write_text({turned_off!r})
+        """,
+    )
+    assert (
+        main(["review", "run", "--workspace", str(ws), "--unit", UNIT, "--repairer", repairer]) == 1
+    )
+    last = findings_doc(ws)["passes"][-1]["findings"]
+    assert [(f["check"], f["path"], f["status"]) for f in last if f["status"] == "open"] == [
+        ("linter", "pyproject.toml", "open")
+    ]
+    assert "the change edits ruff's configuration: [tool.ruff] in pyproject.toml" in report_text(ws)
+    assert gate(ws, "verify", "--ready") == 1

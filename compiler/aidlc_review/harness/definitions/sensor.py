@@ -43,17 +43,34 @@ class SuppressionSpec(Definition):
         return pattern
 
 
+class ConfigSpec(Definition):
+    """Where a tool's judgment is configured: the claimed files ``files`` (a ``matches``
+    glob) match, as a whole; or one ``section`` of them (a TOML table such as ``tool.ruff``,
+    or INI sections by glob such as ``mypy*``); or, in a Python module, the top-level
+    definitions whose names match ``names`` (globs: a conftest's ``pytest_*`` hooks).
+    ``of`` names whose configuration it is when not the tool's own (pytest's, under
+    coverage)."""
+
+    files: str
+    section: str | None = None
+    names: list[str] = []
+    of: str | None = None
+
+
 class ToolSpec(Definition):
     """One tool a runner may use; the first candidate the workspace configures wins.
 
     Its descriptor also says how the source suppresses its findings (``suppressions``):
-    only suppressions that stood at the unit's base are honoured (sensors.suppressions)."""
+    only suppressions that stood at the unit's base are honoured (sensors.suppressions);
+    and where its judgment is configured (``config``): a change there is a finding
+    (sensors.tool_config)."""
 
     tool: str
     argv: list[str]
     version: list[str] | None = None
     detect: list[str] = []
     suppressions: list[SuppressionSpec] = []
+    config: list[ConfigSpec] = []
 
 
 class RunnerSpec(Definition):
