@@ -107,9 +107,7 @@ def hidden(finding: CheckFinding, mark: Mark) -> CheckFinding:
     return replace(finding, message=message)
 
 
-def unmeasured(
-    check: str, category: str, path: str, mark: Mark, severity: str
-) -> CheckFinding:
+def unmeasured(check: str, category: str, path: str, mark: Mark, severity: str) -> CheckFinding:
     """A finding for an added suppression whose effect the review cannot measure (a skipped
     test, a line kept out of coverage): it is shown at what it would hide."""
     message = (
