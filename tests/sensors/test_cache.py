@@ -145,3 +145,28 @@ def test_a_change_to_the_sensor_code_rechecks_every_file(
     monkeypatch.setattr(context, "sensors_code", lambda: "the next release's sensor code")
     said, _ = checked(ws, "linter")
     assert said == ["linter: checking 5 file(s) with ruff"]
+
+
+def test_a_cached_result_rewritten_without_the_machines_key_is_a_miss_not_a_pass(
+    ws: Path,
+) -> None:
+    """A repairer that empties the linter's cached findings (plain JSON once) gains nothing:
+    the entry does not verify, the file is checked again, the findings stand."""
+    _, first = checked(ws, "linter")
+    db = sqlite3.connect(default_cache_dir() / "results.sqlite3")
+    rows = db.execute("SELECT key, value FROM entries WHERE key LIKE 'file:%'").fetchall()
+    assert rows and all(not value.startswith("[") for _, value in rows)  # sealed, not bare
+    # bare JSON, and (for a file with findings) its own MAC kept in front of emptied findings
+    forged = [("[]" if i % 2 else v.split(":", 1)[0] + ":[]", k) for i, (k, v) in enumerate(rows)]
+    assert any(not v.endswith(":[]") for _, v in rows)
+    with db:
+        db.executemany("UPDATE entries SET value = ? WHERE key = ?", forged)
+    db.close()
+
+    said: list[str] = []
+    result = run_one(ws, FILES, "linter", progress=said.append)
+
+    assert [(f.path, f.line, f.rule) for f in result.findings] == first
+    changed = sum(value != original for (value, _), (_, original) in zip(forged, rows, strict=True))
+    assert f"linter: checking {changed} file(s) with ruff" in said
+    assert any("did not verify against this machine's key" in line for line in said)

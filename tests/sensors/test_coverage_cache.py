@@ -6,6 +6,7 @@ Every cached result is compared against an uncached run of the same workspace.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from aidlc_review.sensors import CheckResult
 from aidlc_review.sensors.tools import find_tool
 from tests.sensors.support import built_once, make_workspace, run_one
+from tests.shared_builds import state_home
 
 CALC = (
     "def add(a, b):\n    return a + b\n\n\n"
@@ -75,6 +77,8 @@ def measured(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Measur
     root, (first, reused) = built_once(tmp_path_factory, "coverage-cache-first", build)
     ws = shutil.copytree(root / "ws", tmp_path / "ws")
     cache = shutil.copytree(root / "cache", tmp_path / "cache")
+    # the cache's entries are sealed with the build's key: the test takes that key too
+    shutil.copytree(state_home(root), os.environ["XDG_STATE_HOME"], dirs_exist_ok=True)
     return Measured(ws, cache, first, reused)
 
 

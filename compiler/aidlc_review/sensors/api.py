@@ -65,6 +65,11 @@ def run_sensors(
         cache.evict(scratch.folder)
     finally:
         cache.close()
+    if cache.forged:
+        progress(
+            f"sensors: {cache.forged} cached result(s) did not verify against this machine's "
+            "key (written by something else): checked again"
+        )
     contexts = [ctx for _, ctx, _ in runs if ctx is not None]
     if any(tainted for _, _, tainted in runs):
         # ruff's and mypy's own caches copy source text (messages, Literal types) verbatim:

@@ -4,11 +4,16 @@ SQLite because a 1,000-file run stores 1,000 entries in one transaction, and
 concurrent runs (xdist workers, parallel Bolt units) share it safely. Losing the
 cache only costs time, so it is never fsynced per entry. One run's sensors use one
 ``ResultCache`` from several threads (``sensors.api``): its connection is used under a lock.
+
+The agents the review polices can write the cache home. So every entry on disk carries an
+HMAC under this machine's review key (``state_key``), bound to its key; an entry whose MAC
+does not verify is not a result, only a miss: the tool runs again and the entry is replaced.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import sqlite3
@@ -19,9 +24,11 @@ from typing import Any
 
 from aidlc_review.dirs import cache_dir, ensure_cache_dir
 from aidlc_review.fsio import sha256_file
+from aidlc_review.state_key import mac, machine_key
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 PROBE = "SELECT key, value FROM entries LIMIT 1"
+LABEL = b"aidlc-review sensor cache v1"
 
 
 def default_cache_dir() -> Path:
@@ -42,9 +49,12 @@ class ResultCache:
     ) -> None:
         self.directory = directory
         self._lock = threading.Lock()
+        self._key: bytes | None = None  # in memory, nothing else can write the entries
+        self.forged = 0  # entries whose MAC did not verify: read as misses
         if directory is None:
             self._db = _open(":memory:")
             return
+        self._key = machine_key()
         ensure_cache_dir(directory)  # a bad XDG_CACHE_HOME is a usage error
         path = directory / "results.sqlite3"
         try:
@@ -68,8 +78,26 @@ class ResultCache:
             query = f"SELECT key, value FROM entries WHERE key IN ({marks})"  # noqa: S608 (only ? marks)
             with self._lock:
                 rows = self._db.execute(query, chunk).fetchall()
-            found.update((key, json.loads(value)) for key, value in rows)
+            for key, value in rows:
+                text = self._verified(key, value)
+                if text is not None:
+                    found[key] = json.loads(text)
         return found
+
+    def _sealed(self, key: str, text: str) -> str:
+        if self._key is None:
+            return text
+        return mac(self._key, LABEL + b"\0" + key.encode(), text.encode()) + ":" + text
+
+    def _verified(self, key: str, value: str) -> str | None:
+        """The entry's JSON text when its MAC verifies (always in memory); else None."""
+        if self._key is None:
+            return value
+        tag, _, text = value.partition(":")
+        if not hmac.compare_digest(tag, self._sealed(key, text).partition(":")[0]):
+            self.forged += 1
+            return None
+        return text
 
     def get(self, key: str) -> Any:
         return self.get_many([key]).get(key)
@@ -77,7 +105,10 @@ class ResultCache:
     def put_many(self, items: dict[str, Any]) -> None:
         if not items:
             return
-        rows = [(key, json.dumps(value, sort_keys=True)) for key, value in items.items()]
+        rows = [
+            (key, self._sealed(key, json.dumps(value, sort_keys=True)))
+            for key, value in items.items()
+        ]
         # one explicit transaction: in autocommit mode every row would be its own commit
         with self._lock:
             self._db.execute("BEGIN")

@@ -163,8 +163,9 @@ def agent_environment(extra: dict[str, str]) -> dict[str, str]:
     agent is an untrusted program run as the same user: told where the key is, it could
     re-seal whatever it rewrote. So XDG_STATE_HOME goes, every inherited AIDLC_* goes (the
     review's own settings, none meant for an agent), and so does any variable whose value
-    holds the state dir or is the directory it sits in. HOME, PATH and the rest stay: an
-    agent CLI finds its own config and credentials under HOME.
+    holds the state dir or is the directory it sits in. XDG_CACHE_HOME goes too: the sensors'
+    result cache is authenticated (``sensors.cache``), and an agent is not pointed at it.
+    HOME, PATH and the rest stay: an agent CLI finds its own config and credentials under HOME.
     """
     state = state_dir()
     inside = {str(state), os.path.realpath(state)}
@@ -172,7 +173,7 @@ def agent_environment(extra: dict[str, str]) -> dict[str, str]:
     kept = {
         name: value
         for name, value in os.environ.items()
-        if name != "XDG_STATE_HOME"
+        if name not in ("XDG_STATE_HOME", "XDG_CACHE_HOME")
         and not name.startswith("AIDLC_")
         and value.rstrip("/") not in base
         and not any(path in value for path in inside)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
-import secrets
 import shutil
 from pathlib import Path
 from typing import NoReturn
@@ -23,20 +21,15 @@ from typing import NoReturn
 from aidlc_review.errors import EXIT_FAILED, AidlcError, InvalidInput
 from aidlc_review.fsio import write_atomic
 from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.state_key import KEY_FILE, machine_key, state_dir
 
-KEY_FILE = "state.key"
+__all__ = ["KEY_FILE", "ForgedState", "seal", "sign", "state_dir"]
 
 
 class ForgedState(AidlcError):
     """Engine state an agent may have rewritten: a refusal (exit 1), never an approval."""
 
     exit_code = EXIT_FAILED
-
-
-def state_dir() -> Path:
-    base = os.environ.get("XDG_STATE_HOME", "")
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "state"
-    return root / "aidlc-review"
 
 
 def seal(paths: RecordPaths, target: Path, data: bytes, previous: bytes | None = None) -> None:
@@ -150,16 +143,4 @@ def _key(workspace: Path) -> bytes:
             f"{folder}: the review's state key must live outside the workspace the agents "
             "write; set XDG_STATE_HOME to a directory outside it"
         )
-    path = folder / KEY_FILE
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_bytes()  # another run created it first
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(secrets.token_bytes(32))
-    return path.read_bytes()
+    return machine_key()
