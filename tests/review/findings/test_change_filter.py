@@ -197,3 +197,19 @@ def test_a_unit_that_changes_its_own_settings_gets_no_pre_existing_findings(tmp_
     found = by_rule(ws)  # (detect-secrets also takes the commit id for a hex secret)
     assert (found["F401"], found["F821"]) == ("open", "open")
     assert verify_ready(ws) == 1
+
+
+def test_a_change_that_deletes_the_only_use_of_an_import_owns_the_unused_import(
+    tmp_path: Path,
+) -> None:
+    """The import's line is untouched, but the base's bytes report no F401: it is the
+    change's, and it blocks (pre-existing means it existed at the base)."""
+    used = '"""Orders."""\n\nimport os\n\n\ndef sep() -> str:\n    return os.sep\n'
+    ws = make_workspace(tmp_path / "ws", {APP: used})
+    base = head(ws)
+    (ws / APP).write_text(used.replace("return os.sep", 'return "/"'))
+    _commit(ws)
+
+    assert main(review_args(ws, "--base", base)) == 1
+    assert by_rule(ws) == {"F401": "open"}
+    assert verify_ready(ws) == 1

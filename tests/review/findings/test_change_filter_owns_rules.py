@@ -47,8 +47,22 @@ def finding(
     )
 
 
-def change(mode: FilterMode, **lines: set[int]) -> Change:
-    return Change("base", mode, {APP if k == "app" else k: frozenset(v) for k, v in lines.items()})
+def change(
+    mode: FilterMode, at_base: frozenset[str] = frozenset({"fp"}), **lines: set[int]
+) -> Change:
+    """The unit's change; by default every finding here ("fp") is also reported at the base."""
+    named = {APP if k == "app" else k: frozenset(v) for k, v in lines.items()}
+    return Change("base", mode, named, at_base)
+
+
+def test_a_finding_the_bases_bytes_do_not_have_is_the_changes_on_any_line() -> None:
+    assert change("added", frozenset(), app={1}).owns(finding())
+    assert change("added", frozenset({"other"}), other={1}).owns(finding())
+    assert not change("added", frozenset({"fp"}), app={1}).owns(finding())
+
+
+def test_without_the_bases_findings_nothing_is_proven_pre_existing() -> None:
+    assert Change("base", "added", {APP: frozenset({1})}, None).owns(finding())
 
 
 def test_with_added_only_a_changed_line_of_the_finding_counts() -> None:

@@ -18,6 +18,16 @@ from aidlc_review.review.record.models import (
 )
 from aidlc_review.review.record.receipt import findings_digest
 
+
+class _EveryPrint(frozenset[str]):
+    """Every finding was reported on the base's bytes too: only the changed lines decide."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+EVERY_PRINT = _EveryPrint()
+
 DIGEST = "sha256:" + "0" * 64
 APP = "src/app.py"
 SHOWN = "u/code-review-findings.json"
@@ -216,9 +226,9 @@ def test_with_a_change_the_findings_are_classified_again_whatever_they_say() -> 
     said_old = finding(1, status="pre-existing")
     doc, receipt = consistent([said_old], "READY")
     assert contradictions(SHOWN, doc, receipt, None) == []  # no change known: as recorded
-    elsewhere = Change("base", "added", {APP: frozenset({99})})
+    elsewhere = Change("base", "added", {APP: frozenset({99})}, EVERY_PRINT)
     assert contradictions(SHOWN, doc, receipt, None, elsewhere) == []
-    here = Change("base", "added", {APP: frozenset({10})})
+    here = Change("base", "added", {APP: frozenset({10})}, EVERY_PRINT)
     assert contradictions(SHOWN, doc, receipt, None, here) == [
         f"{SHOWN}: stored verdict READY, but its own findings decide NOT-READY (CR-001 major)"
     ]

@@ -16,6 +16,16 @@ from aidlc_review.review.record.recompute import Recomputed, merge_recomputed, r
 from aidlc_review.review.record.store import load_receipt
 from tests.review.workspace import LINT_ERROR, UNIT, make_workspace, review_args
 
+
+class _EveryPrint(frozenset[str]):
+    """Every finding was reported on the base's bytes too: only the changed lines decide."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+EVERY_PRINT = _EveryPrint()
+
 APP = "src/orders/app.py"
 OLD = "src/orders/old.py"
 UNUSED = "F401 `os` imported but unused"
@@ -231,7 +241,7 @@ def test_a_sensor_finding_naming_no_sensor_never_stands_on_the_records_word() ->
 
 
 def test_a_finding_on_a_line_the_unit_did_not_change_is_pre_existing_and_not_named() -> None:
-    change = Change("base", "added", {APP: frozenset({5})})
+    change = Change("base", "added", {APP: frozenset({5})}, EVERY_PRINT)
     result = again([], lint(1), lint(5, rule="F841", text="F841 `x` unused"), change=change)
     assert [(f.location, f.status) for f in result.findings] == [
         ("1", "pre-existing"),
@@ -241,7 +251,7 @@ def test_a_finding_on_a_line_the_unit_did_not_change_is_pre_existing_and_not_nam
 
 
 def test_a_record_calling_a_changed_line_pre_existing_is_derived_again_not_named() -> None:
-    change = Change("base", "added", {APP: frozenset({1})})
+    change = Change("base", "added", {APP: frozenset({1})}, EVERY_PRINT)
     [honest] = recorded(lint(1))
     result = again([forged(honest, status="pre-existing")], lint(1), change=change)
     assert shown(result.findings) == [("CR-001", "open", "major")]

@@ -1,8 +1,10 @@
 """Block on the change: which open findings the unit's change owns, from the diff.
 
 With a base the unit was given (``--base``, Bolt's branch point, ``base-revision``), a
-sensor finding on lines the unit did not change is *pre-existing*: reported apart,
-never blocking. Secrets and critical security findings block wherever they are (a
+sensor finding on lines the unit did not change, and reported on the base's bytes too
+(``at_base``: the same line-independent fingerprint), is *pre-existing*: reported apart,
+never blocking. One the base's bytes do not have is the change's, wherever it shows.
+Secrets and critical security findings block wherever they are (a
 secret in the history is leaked already), so does a check that could not look at a
 file (it could be hiding one), and so does what no line can place: the
 reviewer's findings (judgment on the change), the runtime's, a finding of the whole
@@ -21,11 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, cast
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 from aidlc_review.review.findings.defects import NOT_A_DEFECT, is_secret
 from aidlc_review.review.record.models import Finding
 from aidlc_review.review.source.baseline import Baseline
+
+if TYPE_CHECKING:
+    from aidlc_review.review.inputs.unit import UnitContext
 
 FilterMode = Literal["added", "diff_context", "file", "nofilter"]
 FILTER_MODES: Final = ("added", "diff_context", "file", "nofilter")
@@ -42,11 +47,17 @@ class Change:
     base: str
     mode: FilterMode
     lines: Mapping[str, frozenset[int]]
+    # the fingerprints the sensors report on the base's bytes (``at_base``); None: unknown,
+    # and then nothing is proven pre-existing
+    at_base: frozenset[str] | None = None
 
     def owns(self, finding: Finding) -> bool:
-        """Is the finding the change's (it blocks as usual), or pre-existing?"""
+        """Is the finding the change's (it blocks as usual), or pre-existing? Pre-existing
+        needs both: off the lines the unit changed, and reported on the base's bytes."""
         if self.mode == "nofilter" or not _placeable(finding):
             return True
+        if self.at_base is None or finding.fingerprint not in self.at_base:
+            return True  # the change made it, wherever it shows
         changed = self.lines.get(finding.path, frozenset())
         if not changed:
             return False  # a file the unit did not change
@@ -103,10 +114,16 @@ def filter_mode(workspace: Path, unit: str | None) -> FilterMode:
 
 
 def change_since(
-    workspace: Path, base: str | None, files: Iterable[str], mode: FilterMode
+    workspace: Path,
+    base: str | None,
+    files: Iterable[str],
+    mode: FilterMode,
+    ctx: UnitContext | None = None,
 ) -> Change | None:
-    """The change of the claimed ``files`` since ``base`` (git diff of the working tree);
-    None without a base, or when git cannot tell (then nothing is pre-existing)."""
+    """The change of the claimed ``files`` since ``base`` (git diff of the working tree, and
+    what the sensors report on the base's bytes: ``at_base``); None without a base, or when
+    git cannot tell (then nothing is pre-existing). ``ctx``: the unit's sensors and settings
+    (else the workspace's own harness and settings)."""
     if base is None:
         return None
     from aidlc_review.sensors.changed_lines import changed_lines
@@ -120,17 +137,40 @@ def change_since(
         # the unit changed the settings that say what its change is (base-revision,
         # filter-mode): a change may not decide which of its own findings are old
         return None
-    return Change(base, mode, {path: frozenset(found) for path, found in lines.items()})
+    if mode == "nofilter":
+        return Change(base, mode, {path: frozenset(found) for path, found in lines.items()})
+    from aidlc_review.review.findings.at_base import findings_at_base
+
+    if ctx is None:
+        ctx = _workspace_context(workspace)
+    prints = findings_at_base(ctx, base, files) if ctx is not None else None
+    return Change(base, mode, {path: frozenset(found) for path, found in lines.items()}, prints)
+
+
+def _workspace_context(workspace: Path) -> UnitContext | None:
+    """The sensors and settings a gate judges the base with when no pass handed them over."""
+    from aidlc_review.errors import AidlcError
+    from aidlc_review.review.inputs.paths import RecordPaths
+    from aidlc_review.review.inputs.unit import UnitContext
+
+    try:
+        return UnitContext.load(RecordPaths.resolve(workspace, None), None, "gated")
+    except AidlcError:
+        return None
 
 
 def unit_change(
-    workspace: Path, unit: str | None, baseline: Baseline | None, files: Iterable[str]
+    workspace: Path,
+    unit: str | None,
+    baseline: Baseline | None,
+    files: Iterable[str],
+    ctx: UnitContext | None = None,
 ) -> Change | None:
     """The change findings are filtered by: against the sealed baseline's base, only when
     that base was given (HEAD taken by default is no base: today's behaviour)."""
     if baseline is None or not baseline.base_given:
         return None
-    return change_since(workspace, baseline.base, files, filter_mode(workspace, unit))
+    return change_since(workspace, baseline.base, files, filter_mode(workspace, unit), ctx)
 
 
 def configured_change(workspace: Path, unit: str | None, files: Iterable[str]) -> Change | None:

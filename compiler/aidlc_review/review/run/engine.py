@@ -222,7 +222,9 @@ def conclude(
     gone = {f.path for f in history if f.path and not (ctx.paths.workspace / f.path).exists()}
     reviewed = set(gathered.frozen.files) | gone
     resolved = resolutions(answer.answer)
-    change = unit_change(ctx.paths.workspace, doc.unit, gathered.baseline, gathered.frozen.files)
+    change = unit_change(
+        ctx.paths.workspace, doc.unit, gathered.baseline, gathered.frozen.files, ctx
+    )
     changed = change.lines if change else None
     findings = merge(history, seen, attempt, number, reviewed, resolved, changed)
     findings = classify(findings, change)  # what the unit did not change does not block

@@ -204,3 +204,35 @@ def _git(workspace: Path, *args: str) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
+
+
+def export_at(workspace: Path, commit: str, into: Path) -> bool:
+    """The workspace's files as they stand at ``commit``, written under ``into`` (git archive,
+    extracted with tarfile's ``data`` filter: nothing lands outside ``into``); False when git
+    cannot export them."""
+    import io
+    import tarfile
+
+    prefix = _git(workspace, "rev-parse", "--show-prefix")
+    command = [
+        "git",
+        "-C",
+        str(workspace),
+        *_SAFE_GIT,
+        "archive",
+        "--format=tar",
+        commit,
+        "--",
+        ".",
+    ]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=300, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    if done.returncode != 0 or prefix is None:
+        return False
+    staging = into.with_name(into.name + ".tree")
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+        archive.extractall(staging, filter="data")
+    (staging / prefix.strip()).rename(into)
+    return True
