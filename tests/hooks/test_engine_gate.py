@@ -155,3 +155,67 @@ def test_a_check_that_fails_refuses_an_engine_command_and_nothing_else(
         f"{PREFIX} it could not be checked (OSError: disk on fire).\n",
     )
     assert hook(monkeypatch, capsys, workspace, "ls") == (0, "")
+
+
+# Each spelling an adversarial conductor used to get code-review approved past the hook
+# (issue 33): none reaches the engine while a unit is not READY.
+TOOL = ".claude/tools/aidlc-orchestrate.ts"
+UNREADABLE_SPELLINGS = [
+    f'set -- report --stage code-review --result approved; bun {TOOL} "$@"',
+    f'f() {{ bun {TOOL} "$@"; }}; f report --stage code-review --result approved',
+    f"echo report --stage code-review --result approved | xargs bun {TOOL}",
+    "bun .claude/tools/aidlc-orches\\\ntrate.ts report --stage code-review --result approved",
+    "python3 -c \"import subprocess; subprocess.run(['bun', '"
+    + TOOL
+    + "', 'report', '--stage', 'code-review', '--result', 'approved'])\"",
+    "find .claude/tools -name aidlc-orchestrate.ts -exec bun {} report --result approved \\;",
+    'T=$(printf %s .claude/tools/aidlc-orch estrate.ts | tr -d " "); '
+    "bun $T report --result approved",
+    'eval "$(echo YnVu | base64 -d) .claude/tools/aidlc-orchestrate.ts report --result approved"',
+    "sh ./approve.sh",
+    "python3 approve.py",
+]
+
+
+@pytest.mark.parametrize("command", UNREADABLE_SPELLINGS)
+def test_no_spelling_of_an_approval_gets_past_while_a_unit_is_not_ready(
+    command, tmp_path, monkeypatch, capsys
+):
+    workspace = project(tmp_path)
+    (workspace / "approve.sh").write_text(
+        f"bun {TOOL} report --stage code-review --result approved\n"
+    )
+    (workspace / "approve.py").write_text(
+        f"import subprocess\nsubprocess.run(['bun', '{TOOL}', 'report', '--result', 'approved'])\n"
+    )
+
+    code, err = hook(monkeypatch, capsys, workspace, command)
+
+    assert code == 2
+    assert err.startswith(PREFIX)
+
+
+def test_a_refusal_for_what_cannot_be_read_names_the_plain_command(tmp_path, monkeypatch, capsys):
+    code, err = hook(monkeypatch, capsys, project(tmp_path), UNREADABLE_SPELLINGS[4])
+    assert code == 2
+    assert "cannot read it to its end" in err
+    assert f"`bun {TOOL} report --stage code-review --result approved" in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls .claude/tools",
+        f"cat {TOOL} | head",
+        "find .claude/tools -name 'aidlc-*.ts'",
+        "python3 -c 'print(1)'",
+        "source .venv/bin/activate && pytest -q",
+        "aidlc-review review run --workspace . --unit u1",
+        'echo "$HOME"',
+    ],
+)
+def test_commands_that_do_not_reach_the_engine_unreadably_run(
+    command, tmp_path, monkeypatch, capsys
+):
+    code, _ = hook(monkeypatch, capsys, project(tmp_path), command)
+    assert code == 0

@@ -36,7 +36,11 @@ def run(args: argparse.Namespace) -> int:
     from aidlc_review.doctor.facts import diagnose
     from aidlc_review.doctor.render import render_doctor
     from aidlc_review.fsio import dump_json
+    from aidlc_review.hooks.approvals import unbacked_approvals
 
     facts = diagnose(args.workspace.resolve(), args.harness)
-    sys.stdout.write(dump_json(facts) if args.json else render_doctor(facts))
-    return 1 if facts["harness"].get("install_broken") else 0
+    facts["unbacked_approvals"] = unbacked_approvals(args.workspace)
+    text = render_doctor(facts)
+    text += "".join(f"problem: {line}\n" for line in facts["unbacked_approvals"])
+    sys.stdout.write(dump_json(facts) if args.json else text)
+    return 1 if facts["harness"].get("install_broken") or facts["unbacked_approvals"] else 0

@@ -150,8 +150,24 @@ def _verb(
         help="source manifest (default: the unit's code-generation manifest)",
     )
     add_json(parser)
-    parser.set_defaults(handler=handler)
+    parser.set_defaults(handler=_naming_unbacked_approvals(handler))
     return parser
+
+
+def _naming_unbacked_approvals(handler: Any) -> Any:
+    """Every ``review`` verb first names an approval of code-review upstream recorded without
+    the plugin's READY (``hooks.approvals``); ``verify`` then fails."""
+
+    def run(args: argparse.Namespace) -> int:
+        from aidlc_review.hooks.approvals import unbacked_approvals
+
+        named = unbacked_approvals(args.workspace)
+        for line in named:
+            print(f"aidlc-review: {line}", file=sys.stderr)
+        code = int(handler(args))
+        return 1 if named and code == 0 and args.verb == "verify" else code
+
+    return run
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:

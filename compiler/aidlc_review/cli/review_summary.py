@@ -127,4 +127,9 @@ def run(args: argparse.Namespace) -> int:
         with writing("--sarif", args.sarif):
             write_merged_sarif(args.sarif, docs)
     sys.stdout.write(shown(gate, docs, text))
-    return 0 if gate["verdict"] == "READY" else 1
+    from aidlc_review.hooks.approvals import unbacked_approvals
+
+    named = unbacked_approvals(args.workspace) if args.workspace is not None else []
+    for line in named:  # an approval upstream recorded past the plugin fails the CI gate
+        print(f"aidlc-review: {line}", file=sys.stderr)
+    return 0 if gate["verdict"] == "READY" and not named else 1

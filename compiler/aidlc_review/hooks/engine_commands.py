@@ -9,7 +9,15 @@ the last one winning). A quoted string that itself holds a command (``sh -c '...
 ``eval``, ``$(...)``) is read as one too.
 
 A value the shell would still expand (``$X``, backticks, globs, braces) is *unknown*:
-the gate treats an unknown stage as possibly code-review, never as some other stage.
+the gate treats an unknown stage as possibly code-review, never as some other stage, and
+a tool whose arguments come from elsewhere (``"$@"``, ``xargs``, ``find -exec``) as asked
+to do the worst it can. A backslash-newline is joined as the shell joins it.
+
+What the reader cannot follow to its end is named by ``unreadable``: code the command
+hands to another interpreter (``python3 -c``, ``node -e``, ``bun -e``) or builds at run time
+(``eval``, ``sh -c`` or ``bun`` on an expansion) where the text names upstream's tools, or
+could; the gate refuses those (DESIGN.md §9: a gate that reads text is not a boundary).
+Script files a command runs are listed by ``scripts_run`` for the gate to read.
 Only two things matter here: writing a reviewer receipt (``aidlc-log.ts review``, or
 an ``aidlc-audit.ts append`` of a review event) and committing a stage forward
 (``aidlc-orchestrate.ts report`` with a forward result).
@@ -17,6 +25,7 @@ an ``aidlc-audit.ts append`` of a review event) and committing a stage forward
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -35,6 +44,16 @@ REVIEW_EVENTS = ("REVIEW_COMPLETED", "REVIEW_REQUESTED")
 SEPARATORS = frozenset(";&|()\n")
 EXPANDING = frozenset("$`*?[]{}~")
 MAX_DEPTH = 4
+# programs that run another program with arguments that do not appear in the text
+ARG_FEEDERS = frozenset({"xargs", "parallel", "watch"})
+FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})  # find running a program
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "source", "."})
+# interpreters of languages this reader does not read: their code is opaque to it
+OPAQUE = frozenset({"python", "python3", "node", "nodejs", "perl", "ruby", "deno", "php", "tsx"})
+RUNNERS = frozenset({"bun", "npx", "bunx", "node", "tsx", "deno"})  # what runs a .ts tool
+WRAPPERS = frozenset({"env", "exec", "command", "nice", "nohup", "time", "timeout", "sudo"})
+# names of upstream's engine in a command's text: its tools, their folder, its dispatcher
+ENGINE_NAME = re.compile(r"aidlc(?:-[a-z-]+)?\.ts|\.claude/tools|(?<![\w/.-])aidlc(?![\w/.-])")
 
 
 @dataclass(frozen=True)
@@ -75,6 +94,7 @@ def _read(command: str, depth: int) -> list[EngineIntent]:
 
 
 def _words(command: str) -> list[str]:
+    command = command.replace("\\\n", "")  # a line continuation: the shell joins the word
     lexer = shlex.shlex(command, posix=True, punctuation_chars="".join(sorted(SEPARATORS)) + "<>`")
     lexer.whitespace = " \t\r"
     lexer.whitespace_split = True
@@ -107,8 +127,85 @@ def _intents_of(words: list[str]) -> list[EngineIntent]:
         if tool is None and _is_unknown(word) and "aidlc" in word:
             tool = ORCHESTRATE  # `aidlc-$X.ts`: could be any tool; read it as the one that commits
         if tool is not None:
+            before = words[:at]
+            finds = any(_program(w) == "find" for w in before) and bool(FIND_RUNS & set(words))
+            fed = finds or any(_program(w) in ARG_FEEDERS for w in before)
+            rest = _take_project_dir(args)[1]
+            if fed or (rest and _is_unknown(rest[0])):
+                return _worst(tool, " ".join(words))  # what it is asked is not in the text
             return _read_tool(tool, args, " ".join(words))
     return []
+
+
+def _worst(tool: str, shown: str) -> list[EngineIntent]:
+    """What a tool whose arguments the text does not hold could be asked to do."""
+    if tool == ORCHESTRATE:
+        return [StageCommit(UNKNOWN, None, shown)]
+    return [ReceiptWrite(UNKNOWN, shown)]
+
+
+def _program(word: str) -> str:
+    return PurePosixPath(word).name if word else ""
+
+
+def unreadable(command: str) -> str | None:
+    """Why this reader cannot follow ``command`` to its end where it may reach upstream's
+    engine (None: it can). Each simple command is looked at past its wrappers (``env``,
+    ``exec``, ``timeout``...)."""
+    words = _words(command)
+    names = bool(ENGINE_NAME.search(command.replace("\\\n", "")))
+    for simple in _simple_commands(words):
+        args = _unwrapped(simple)
+        if not args:
+            continue
+        program, rest = _program(args[0]), args[1:]
+        code = " ".join(rest)
+        if program in OPAQUE or (program == "bun" and rest[:1] in (["-e"], ["--eval"])):
+            if ENGINE_NAME.search(code) or any(map(_is_unknown, rest)):
+                return f"`{' '.join(simple)}` runs code in another language that names them"
+        if program in RUNNERS and rest and _is_unknown(rest[0]):
+            return f"`{' '.join(simple)}` runs a script whose name is built at run time"
+        built = any(map(_is_unknown, rest))
+        if built and (program == "eval" or (program in SHELLS and "-c" in rest)):
+            return f"`{' '.join(simple)}` runs shell code built at run time"
+        if built and program in SHELLS and names:
+            return f"`{' '.join(simple)}` runs a script whose name is built at run time"
+        if program in SHELLS and not rest and "|" in command and names:
+            return f"`{' '.join(simple)}` runs shell code from its input"
+    return None
+
+
+def scripts_run(command: str) -> list[tuple[str, str]]:
+    """``(kind, path)`` of every script file the command runs: ``shell`` (``sh x.sh``,
+    ``source x``, ``./x.sh``) or ``opaque`` (``python3 x.py``...), for the gate to read."""
+    found: list[tuple[str, str]] = []
+    for simple in _simple_commands(_words(command)):
+        args = _unwrapped(simple)
+        if not args:
+            continue
+        program = _program(args[0])
+        script = next((a for a in args[1:] if not a.startswith("-")), None)
+        if program in SHELLS and script and not _is_unknown(script):
+            found.append(("shell", script))
+        elif program in OPAQUE and script and not _is_unknown(script) and "-c" not in args:
+            found.append(("opaque", script))
+        elif args[0].startswith(("./", "/")) and program not in RUNNERS and "." in program:
+            found.append(("shell", args[0]))
+    return found
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The command past variable assignments and wrappers (``env X=1 timeout 5 cmd``)."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        assignment = "=" in word and word.split("=", 1)[0].isidentifier()
+        after_wrapper = at > 0 and _program(words[at - 1]) in WRAPPERS
+        wrapper_option = after_wrapper and (word.startswith("-") or word.isdigit())
+        if not (assignment or wrapper_option or _program(word) in WRAPPERS):
+            break
+        at += 1
+    return words[at:]
 
 
 def _read_tool(tool: str, args: list[str], shown: str) -> list[EngineIntent]:

@@ -25,10 +25,13 @@ from pathlib import Path
 
 from aidlc_review.errors import AidlcError
 from aidlc_review.hooks.engine_commands import (
+    ENGINE_NAME,
     UNKNOWN,
     ReceiptWrite,
     StageCommit,
     engine_intents,
+    scripts_run,
+    unreadable,
 )
 from aidlc_review.review.inputs.paths import SOURCE_STAGE, STAGE, default_record
 
@@ -36,6 +39,12 @@ STATE_FILE = "aidlc-state.md"
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
 _CHECKBOX = re.compile(rf"^- \[([ xSR?-])\] {re.escape(STAGE)}\s*—", re.M)
 PREFIX = "aidlc-review (the code-review plugin's engine gate) refused this command:"
+MAX_SCRIPTS = 3  # scripts running scripts: read this deep
+MAX_SCRIPT_BYTES = 1_000_000
+PLAIN = (
+    "bun .claude/tools/aidlc-orchestrate.ts report --stage code-review --result approved "
+    '--user-input "<the human\'s words>"'
+)
 
 
 @dataclass(frozen=True)
@@ -80,9 +89,26 @@ def engine_intents_safe(command: str) -> bool:
         return "aidlc" in command
 
 
-def gate_command(command: str, workspace: Path, cwd: Path | None = None) -> Decision:
+def gate_command(
+    command: str, workspace: Path, cwd: Path | None = None, depth: int = 0
+) -> Decision:
     """Whether a Bash command may go ahead in the project ``workspace``, run from ``cwd``
-    (default: the workspace), and if not why."""
+    (default: the workspace), and if not why. What the reader cannot follow to its end
+    where it may reach the engine is refused (fail closed); a script file the command runs
+    is read as part of it."""
+    why = unreadable(command)
+    if why is not None:
+        return Decision(False, _unreadable_refusal(why))
+    for kind, script in scripts_run(command) if depth < MAX_SCRIPTS else []:
+        text = _script_text((cwd or workspace) / script)
+        if text is None:
+            continue  # no such file to run: the command fails on its own
+        if kind == "opaque" and ENGINE_NAME.search(text):
+            return Decision(False, _unreadable_refusal(f"`{script}` is a program that names them"))
+        if kind == "shell":
+            inner = gate_command(text, workspace, cwd, depth + 1)
+            if not inner.allowed:
+                return inner
     for intent in engine_intents(command):
         if isinstance(intent, ReceiptWrite) and intent.stage in (STAGE, UNKNOWN):
             return Decision(False, _receipt_refusal(intent))
@@ -165,6 +191,24 @@ def _failing_units(project: Path, record: Path) -> dict[str, list[str]]:
         if reasons:
             failing[unit or "(the stage)"] = reasons
     return failing
+
+
+def _script_text(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_SCRIPT_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _unreadable_refusal(why: str) -> str:
+    return (
+        f"{PREFIX} {why}, and this check cannot read it to its end to see what it asks of "
+        "upstream's engine (a gate that reads text refuses what it cannot read). Run the "
+        "engine's command itself, plainly, as the stage instructions write it, e.g. "
+        f"`{PLAIN}` (after `aidlc-review review gate --workspace . --unit <unit> --approve` "
+        "for every unit), with literal arguments."
+    )
 
 
 def _receipt_refusal(write: ReceiptWrite) -> str:
