@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.hooks.test_engine_gate import UNREADABLE_SPELLINGS
 from tests.upstream import test_gated_walk
 from tests.upstream.claude_code import ClaudeCodeProject, Refused, registered_hooks
 from tests.upstream.conductor import Conductor, Directive
@@ -170,6 +171,40 @@ def test_minted_receipts_do_not_approve_a_not_ready_unit(at_code_generation, tmp
     with pytest.raises(Refused, match="u2-farewell: .*NOT-READY"):
         walk.approve_code_review()
     assert walk.checkbox() == "?"
+
+
+def test_no_unreadable_spelling_of_the_approval_gets_a_not_ready_unit_past_code_review(
+    at_code_generation, tmp_path, on_path
+):
+    """Each spelling the hook cannot read to its end is refused through the hooks; the
+    state keeps code-review awaiting approval, and an approval that did reach upstream past
+    the hook would be named by the plugin's next command."""
+    walk = GatedWalk(
+        at_code_generation, tmp_path, {"u1-greet": CLEAN, "u2-farewell": UNUSED_IMPORT}
+    )
+    _minting(walk, review=True)
+    with pytest.raises(Refused):
+        walk.conductor.walk_until("build-and-test")
+    walk.mint_past_the_hook()  # upstream's own precondition would now pass
+    approve = "report --stage code-review --result approved --user-input Approve"
+    root = walk.project.root
+    (root / "approve.sh").write_text(f"bun .claude/tools/aidlc-orchestrate.ts {approve}\n")
+    (root / "approve.py").write_text(
+        "import subprocess\n"
+        f"subprocess.run(['bun', '.claude/tools/aidlc-orchestrate.ts', *{approve.split()!r}])\n"
+    )
+    spellings = [
+        *UNREADABLE_SPELLINGS,
+        f'set -- {approve}; bun .claude/tools/aidlc-orchestrate.ts "$@"',
+        f"echo {approve} | xargs bun .claude/tools/aidlc-orchestrate.ts",
+        f"bun .claude/tools/aidlc-orches\\\ntrate.ts {approve}",
+        "sh ./approve.sh",
+    ]
+    for spelling in spellings:
+        ran = walk.project.bash(spelling)
+        assert ran.code == 2 and walk.project.last_refusal is not None, spelling
+        assert walk.checkbox() == "?", spelling
+    assert walk.next_stage() == "code-review"
 
 
 def test_minted_receipts_do_not_approve_an_unreviewed_unit(at_code_generation, tmp_path, on_path):

@@ -3,9 +3,10 @@
 The engine gate's hook reads command text, and a gate that reads text is not a boundary
 (DESIGN.md §9): it is not the only line. Upstream marks code-review completed (``[x]``) in
 the intent's ``aidlc-state.md``; every unit of that intent must then hold the plugin's own
-approval: a findings document with an ``approve`` gate decision for its last attempt, which
-``review gate --approve`` records only on a READY that verifies; sealed by this machine, or
-else proven READY from the bytes (``verify --ready``), since anyone can write a document.
+approval: a findings document this machine sealed with an ``approve`` gate decision for its
+last attempt (``review gate --approve`` records one only on a READY that verifies), or else
+(a swarm's units, settled by ``bolt settle`` without a gate each; a record from elsewhere) a
+review that verifies READY from the bytes now: anyone can write a document.
 A completed code-review without that, for any unit, is named by the plugin's next
 ``review`` command (``verify`` then fails), by ``doctor`` and by the CI gate (``review
 summary`` fails).
@@ -61,15 +62,15 @@ def _why_unbacked(workspace: Path, unit: str | None, record: Path) -> str | None
     if recorded is None:
         return "it was never reviewed"
     doc = recorded.doc
-    approved = [g for g in doc.gate if g.attempt == doc.attempt and g.decision == "approve"]
-    if not approved:
-        return f"its review (verdict {doc.verdict}) was never approved with `review gate`"
     if doc.verdict != "READY":
         return f"its recorded verdict is {doc.verdict}"
-    if not recorded.sealed_here:  # written elsewhere (or by an agent): proven from the bytes
-        from aidlc_review.review.record.verify import verify_review
+    approved = any(g.attempt == doc.attempt and g.decision == "approve" for g in doc.gate)
+    if approved and recorded.sealed_here:
+        return None  # `review gate --approve` on a READY that verified, sealed here
+    from aidlc_review.review.record.verify import verify_review
 
-        reasons = verify_review(workspace, unit, record=record, ready=True)
-        if reasons:
-            return "its record does not prove READY here: " + "; ".join(reasons)
+    # settled by the swarm (no gate of its own), or written elsewhere: proven from the bytes
+    reasons = verify_review(workspace, unit, record=record, ready=True)
+    if reasons:
+        return "no `review gate --approve` sealed here, and " + "; ".join(reasons)
     return None
