@@ -102,3 +102,31 @@ def test_a_review_writes_the_value_into_no_findings_report_brief_or_cache(
     assert REDACTED.encode() in written  # ruff's and mypy's messages made it, redacted
     assert KEY not in out and KEY not in err
     assert KEY.encode() not in written
+
+
+# credential and .env files write secrets as NAME=value, unquoted; values built at run time
+PLAIN_PASSWORD = "s3cr3t" + "P4ssw0rdValue99"
+KEY_VALUE_FORMS = [
+    f"DB_PASSWORD={PLAIN_PASSWORD}",
+    f"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/{PLAIN_PASSWORD}",
+    f'export SECRET_KEY="{PLAIN_PASSWORD}"',
+    f"password: {PLAIN_PASSWORD}",
+    f"api-key={PLAIN_PASSWORD}",
+]
+
+
+@pytest.mark.parametrize("line", KEY_VALUE_FORMS)
+def test_key_value_credentials_are_redacted_plain_and_encoded(line: str) -> None:
+    import base64
+
+    assert PLAIN_PASSWORD not in redact(line)
+    assert REDACTED in redact(line)
+    encoded = base64.b64encode(f"{line}\n".encode()).decode()
+    assert redact(f"the agent said {encoded}") == f"the agent said {REDACTED}"
+
+
+@pytest.mark.parametrize(
+    "line", ["password = ${DB_PASSWORD}", "token_count = 12", "the access token expired"]
+)
+def test_names_and_references_that_hold_no_credential_are_left_alone(line: str) -> None:
+    assert redact(line) == line

@@ -59,6 +59,12 @@ _HEX_RUN = re.compile(r"[0-9A-Fa-f]{16,}")
 # what random bytes decode to and text does not hold: controls, and bytes UTF-8 cannot read
 _UNSHOWN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
 _PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9._~+/=-]|%[0-9A-Fa-f]{2}){16,}")
+KEY_VALUE_TYPE = "Secret Keyword"
+_KEY_VALUE = re.compile(
+    r"(?im)^[ \t]*(?:export[ \t]+)?[\w.-]*"
+    r"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)"
+    r"[\w.-]*[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'#$<{][^\s\"'#]{7,})"
+)
 
 # a secret found: its detect-secrets type, the whole token around it, what the plugin matched
 Secret = tuple[str, str, str]
@@ -279,15 +285,19 @@ def _printable(data: bytes) -> str | None:
 
 
 def _secret_values(text: str) -> dict[str, str]:
-    """Each secret value in ``text`` and the type of the first plugin that found it."""
+    """Each secret value in ``text`` and the type of the first plugin that found it; and the
+    value of each ``NAME=value`` / ``name: value`` whose name says it is a credential, as
+    ``.env`` files, credential files and shell exports write them (detect-secrets' keyword
+    plugin wants quotes outside a file it knows to be configuration)."""
     found: dict[str, str] = {}
-    if not _LONG_RUN.search(text):
-        return found
-    for plugin in _plugins():
+    for plugin in _plugins() if _LONG_RUN.search(text) else ():
         # analyze_string, not analyze_line: the latter may try to verify a secret online
         for value in plugin.analyze_string(text):
             if value and _passes_limit(plugin, value):
                 found.setdefault(value, str(plugin.secret_type))
+    for match in _KEY_VALUE.finditer(text):  # a plugin's own name for it goes first
+        if not any(match.group("value") in value for value in found):
+            found.setdefault(match.group("value"), KEY_VALUE_TYPE)
     return found
 
 

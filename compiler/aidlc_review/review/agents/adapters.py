@@ -20,12 +20,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.review.agents.pipes import MAX_ANSWER_BYTES, exchange
 from aidlc_review.review.record.seal import state_dir
 from aidlc_review.sensors.redact import scrub
 
@@ -140,7 +140,7 @@ def run_command_agent(
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
     try:
-        answer = _exchange(turn.process, brief.encode(), timeout)
+        answer = exchange(turn.process, brief.encode(), timeout, _stop, POLL_SECONDS, DRAIN_SECONDS)
     finally:
         # also after a normal exit: nothing the agent started may go on editing the
         # workspace after its run is recorded
@@ -150,6 +150,8 @@ def run_command_agent(
     _relay_stderr(answer.stderr, spec, relay)
     if answer.timed_out:
         return AgentRun(None, b"", True)
+    if answer.overflowed:
+        return AgentRun(None, b"", False, f"answer larger than {MAX_ANSWER_BYTES} bytes")
     code = turn.process.returncode
     # a signal is 128 + its number, as the supervisor reports it, on every platform
     return AgentRun(code if code >= 0 else 128 - code, answer.stdout, False)
@@ -187,13 +189,6 @@ class _Turn:
     report: int | None  # the supervisor's pipe: the errno of an agent it could not start
 
 
-@dataclass(frozen=True)
-class _Answer:
-    stdout: bytes
-    stderr: bytes
-    timed_out: bool
-
-
 def _start(argv: tuple[str, ...], cwd: Path, env: dict[str, str]) -> _Turn:
     if not SUPERVISED:
         return _Turn(_popen(list(argv), cwd, env, ()), None)
@@ -223,45 +218,6 @@ def _popen(
         start_new_session=True,
         pass_fds=pass_fds,
     )
-
-
-def _exchange(process: subprocess.Popen[bytes], brief: bytes, timeout: float) -> _Answer:
-    """The agent's output once it is done, or a timed-out answer once its time is up.
-
-    Once the process has exited, its pipes are read for ``DRAIN_SECONDS`` more at most: a
-    process that escaped the turn and holds stdout open must not keep the review waiting.
-    """
-    deadline = time.monotonic() + timeout
-    exited: float | None = None
-    data: bytes | None = brief
-    while True:
-        step = max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))
-        try:
-            stdout, stderr = process.communicate(data, timeout=step)
-            return _Answer(stdout, stderr, False)
-        except subprocess.TimeoutExpired as exc:
-            partial = _Answer(_bytes(exc.stdout), _bytes(exc.stderr), False)
-        data = None  # sent once; communicate() goes on sending what is left of it
-        now = time.monotonic()
-        if process.poll() is not None:
-            exited = now if exited is None else exited
-            if now - exited >= DRAIN_SECONDS:
-                return partial
-        elif now >= deadline:
-            _stop(process)
-            return _Answer(b"", _drain(process), True)
-
-
-def _drain(process: subprocess.Popen[bytes]) -> bytes:
-    """What is left of stderr after the turn was stopped, for as long as it flows."""
-    try:
-        return process.communicate(timeout=DRAIN_SECONDS)[1] or b""
-    except subprocess.TimeoutExpired as exc:
-        return _bytes(exc.stderr)
-
-
-def _bytes(data: object) -> bytes:
-    return data if isinstance(data, bytes) else b""
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
