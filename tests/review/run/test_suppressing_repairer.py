@@ -87,6 +87,27 @@ def test_no_gate_approves_until_a_person_waives_each(suppressed: Path):
     assert gate(suppressed, "gate", "--approve", "--by", "lead@example.com") == 0
 
 
+def test_suppressions_a_repairer_commits_are_still_not_at_the_units_base(tmp_path: Path):
+    """The base is the commit sealed at stage entry, not wherever HEAD has moved since."""
+    ws = make_workspace(tmp_path / "ws", {APP: '"""Orders."""\n'}, claims=[APP])
+    (ws / APP).write_text("import os\n")
+    repairer = script_agent(
+        tmp_path / "agents" / "repairer.py",
+        f"""
+        import pathlib, subprocess, sys
+        sys.stdin.read()
+        pathlib.Path({str(ws / APP)!r}).write_text("import os  # noqa: F401\\n")
+        git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.invalid"]
+        subprocess.run([*git, "commit", "-qam", "fix lint"], cwd={str(ws)!r}, check=True)
+        """,
+    )
+    assert (
+        main(["review", "run", "--workspace", str(ws), "--unit", UNIT, "--repairer", repairer]) == 1
+    )
+    assert "hidden by `# noqa: F401`" in report_text(ws)
+    assert gate(ws, "verify", "--ready") == 1
+
+
 def test_a_repairer_that_turns_the_rule_off_in_a_claimed_config_gets_no_approval(tmp_path: Path):
     ws = make_workspace(
         tmp_path / "ws",

@@ -113,6 +113,8 @@ class UnitContext:
         for one unit. ``settings["in_force"]`` says why the table is not the workspace's.
         """
         settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
+        if at is not None:  # what the sensors honour (suppressions, baselines) stood there
+            settings["judged_at"] = at
         in_force = settings_in_force(self.paths.workspace, at)
         if in_force.note:
             settings["in_force"] = in_force.note
