@@ -268,15 +268,19 @@ def test_at_a_base_with_another_table_the_base_s_table_is_in_force_and_says_why(
     ctx = UnitContext.load(paths, None, "gated")
 
     assert ctx.sensor_settings()["coverage_threshold"] == 10
-    assert ctx.sensor_settings(at=base) == {
-        "findings_path": str(paths.findings),
-        "in_force": (
-            f"pyproject.toml: [tool.aidlc-review] differs from the unit's base {base[:12]}: "
-            "the review uses the table at the base (a change does not configure its own "
-            "review); the change's own settings take effect once it is on the base"
-        ),
-        "coverage_threshold": 90,
-    }
+    assert (
+        ctx.sensor_settings(at=base)
+        == {
+            "findings_path": str(paths.findings),
+            "judged_at": base,  # what the sensors honour (suppressions, baselines) stood there
+            "in_force": (
+                f"pyproject.toml: [tool.aidlc-review] differs from the unit's base {base[:12]}: "
+                "the review uses the table at the base (a change does not configure its own "
+                "review); the change's own settings take effect once it is on the base"
+            ),
+            "coverage_threshold": 90,
+        }
+    )
 
 
 def test_at_a_base_with_the_same_table_the_settings_are_the_workspace_s(
@@ -285,7 +289,7 @@ def test_at_a_base_with_the_same_table_the_settings_are_the_workspace_s(
     settings(ws, "coverage-threshold = 90\n")
     commit(ws)
     ctx = UnitContext.load(paths, None, "gated")
-    assert ctx.sensor_settings(at=head(ws)) == ctx.sensor_settings()
+    assert ctx.sensor_settings(at=head(ws)) == {**ctx.sensor_settings(), "judged_at": head(ws)}
     assert "in_force" not in ctx.sensor_settings(at=head(ws))
 
 
