@@ -194,7 +194,10 @@ def test_fire_reads_every_word_after_a_literal_double_dash_as_a_file(
     (ws / "-rf.py").write_text("import os\n")
     assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", "--help"]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert (body["status"], body["reason"]) == ("skipped", "no claimed file matches **/*.{py,pyi}")
+    assert (body["status"], body["reason"]) == (
+        "skipped",
+        "no claimed file matches **/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}",
+    )
     assert main(["sensors", "fire", "linter", "--workspace", str(ws), "--", "-rf.py"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert [(f["path"], f["rule"]) for f in body["findings"]] == [("-rf.py", "F401")]

@@ -90,7 +90,7 @@ def test_a_mypy_fatal_error_is_an_error_never_a_pass(tmp_path: Path) -> None:
 
 
 def mypy_applies(workspace: Path) -> bool:
-    [spec] = project_manifest("type-check").runner.tools
+    [spec] = [t for t in project_manifest("type-check").runner.tools if t.tool == "mypy"]
     return is_detected(spec, workspace)
 
 

@@ -217,20 +217,24 @@ def _ini_has_section(path: Path, section: str) -> bool:
 
 def select_tool(ctx: SensorContext) -> Tool:
     """The first candidate the workspace configures that is installed."""
-    configured = [spec for spec in ctx.runner.tools if is_detected(spec, ctx.workspace)]
+    configured = [  # the runner's own tools: a described one runs through sensors.described
+        spec
+        for spec in ctx.runner.tools
+        if spec.format is None and is_detected(spec, ctx.workspace)
+    ]
     if not configured:
-        names = sorted({entry for spec in ctx.runner.tools for entry in spec.detect})
+        names = sorted({e for spec in ctx.runner.tools if spec.format is None for e in spec.detect})
         raise ToolMissing(
             f"no {ctx.name} configured in the workspace (looked for {', '.join(names)})"
         )
     for spec in configured:
         path = find_tool(spec.tool, ctx.settings.get("tool_path"))
         if path is not None:
-            return Tool(spec, path, _cached_version(ctx, path, spec.version))
+            return Tool(spec, path, cached_version(ctx, path, spec.version))
     raise ToolMissing(f"{configured[0].tool} not found on PATH")
 
 
-def _cached_version(ctx: SensorContext, path: Path, argv: list[str] | None) -> str:
+def cached_version(ctx: SensorContext, path: Path, argv: list[str] | None) -> str:
     stat = path.stat()
     key = "version:" + digest(str(path), stat.st_mtime_ns, stat.st_size, argv)
     known = ctx.cache.get(key)

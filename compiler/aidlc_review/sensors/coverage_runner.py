@@ -31,6 +31,7 @@ from aidlc_review.sensors.context import (
 )
 from aidlc_review.sensors.coverage_analysis import analyse_sources
 from aidlc_review.sensors.coverage_findings import changed_coverage, judge, public, total_of
+from aidlc_review.sensors.described import own_files
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.junit import FailedTest, failed_tests, junit_args
 from aidlc_review.sensors.project_env import (
@@ -43,10 +44,20 @@ from aidlc_review.sensors.project_env import (
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
 from aidlc_review.sensors.suppressions import Suppressions, unmeasured
+from aidlc_review.sensors.test_runs import run_described_tests, runner_of
 from aidlc_review.sensors.tools import ToolRun, last_line, shown_command
 
 
 def run(ctx: SensorContext) -> CheckResult:
+    command = ctx.settings.get("coverage_command")
+    described = runner_of(ctx, command) if command else None
+    if described is not None:  # a test runner known by its descriptor (vitest...)
+        work = Path(tempfile.mkdtemp(prefix="run-", dir=ctx.scratch))
+        try:
+            return run_described_tests(ctx, described, command, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    ctx.files = own_files(ctx)  # the files the runner's own tool (coverage.py) measures
     excluded = set()
     for pattern in ctx.option("exclude", []):
         excluded.update(filter_matching(pattern, ctx.files))

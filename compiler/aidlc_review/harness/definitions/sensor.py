@@ -71,6 +71,18 @@ class ToolSpec(Definition):
     detect: list[str] = []
     suppressions: list[SuppressionSpec] = []
     config: list[ConfigSpec] = []
+    # which claimed files it takes (a ``matches`` glob; default: the manifest's), and whether
+    # they are passed after ``--`` (``files``) or it judges the project and only its findings
+    # on claimed files count (``project``: tsc -p)
+    files: str | None = None
+    takes: Literal["files", "project"] = "files"
+    # its report's format, read by a parser per format (``sensors.formats``); None: the
+    # runner's own reading (ruff's JSON, mypy's)
+    format: str | None = None
+    # a test runner: the programs a test command runs it by, and the arguments that make it
+    # write its report to ``{report}`` in that format
+    runs: list[str] = []
+    report_args: list[str] = []
 
 
 class RunnerSpec(Definition):

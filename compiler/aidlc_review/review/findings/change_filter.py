@@ -37,7 +37,7 @@ FILTER_MODES: Final = ("added", "diff_context", "file", "nofilter")
 DEFAULT_MODE: Final[FilterMode] = "added"
 DIFF_CONTEXT: Final = 3  # lines around a change in ``diff_context``, as git diff shows them
 GIT_TIMEOUT: Final = 120.0
-SETTINGS_FILE: Final = "pyproject.toml"  # where [tool.aidlc-review] is read
+SETTINGS_FILES: Final = (".aidlc-review.toml", "pyproject.toml")  # where the settings are read
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def change_since(
         lines = changed_lines(workspace, base, sorted(files), GIT_TIMEOUT)
     except (SensorError, OSError):
         return None
-    if lines.get(SETTINGS_FILE):
+    if any(lines.get(name) for name in SETTINGS_FILES):
         # the unit changed the settings that say what its change is (base-revision,
         # filter-mode): a change may not decide which of its own findings are old
         return None

@@ -1,4 +1,6 @@
-"""The workspace's ``[tool.aidlc-review]`` table in ``pyproject.toml``, as a strict model.
+"""The workspace's review settings, as a strict model: ``.aidlc-review.toml`` (the settings at
+its top level, for a project of any language), else the ``[tool.aidlc-review]`` table of
+``pyproject.toml``. The first of the two files that exists is the one read.
 
 ``test-command``, ``coverage-threshold``, ``base-revision`` and ``brief-diff-bytes``; a
 ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
@@ -29,6 +31,9 @@ from aidlc_review.sensors import rule_severity
 from aidlc_review.typed_load import key_path, show, validate
 
 TABLE = "[tool.aidlc-review]"
+OWN_FILE = ".aidlc-review.toml"  # a language-neutral home: its top level is the table
+PYPROJECT = "pyproject.toml"
+SETTINGS_FILES = (OWN_FILE, PYPROJECT)
 Level = Literal["critical", "major", "minor", "off"]
 _RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
 
@@ -169,16 +174,22 @@ class WorkspaceSettings(_Settings):
         return UnitSettings.model_validate(merged)
 
 
+def settings_file(workspace: Path) -> str:
+    """Which file holds the workspace's settings: ``.aidlc-review.toml`` when it exists."""
+    return OWN_FILE if (workspace / OWN_FILE).is_file() else PYPROJECT
+
+
 def load_settings(workspace: Path) -> WorkspaceSettings:
-    """The workspace's settings (all defaults without a ``pyproject.toml`` or a table)."""
-    pyproject = workspace / "pyproject.toml"
-    if not pyproject.is_file():
+    """The workspace's settings (all defaults without a settings file or a table)."""
+    name = settings_file(workspace)
+    path = workspace / name
+    if not path.is_file():
         return WorkspaceSettings.model_validate({})
     try:
-        text = pyproject.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{pyproject}: not valid TOML: {exc}") from None
-    return _parse(text, str(pyproject), workspace)
+        raise InvalidInput(f"{path}: not valid TOML: {exc}") from None
+    return _parse(text, str(path), workspace, own=name == OWN_FILE)
 
 
 def settings_in_force(workspace: Path, base: str | None) -> InForce:
@@ -190,16 +201,18 @@ def settings_in_force(workspace: Path, base: str | None) -> InForce:
     own = load_settings(workspace)
     if base is None:
         return InForce(own, None)
-    text = show_at(workspace, base, "pyproject.toml")
+    name = settings_file(workspace)
+    text = show_at(workspace, base, name)
     at_base = (
         WorkspaceSettings.model_validate({})
         if text is None
-        else _parse(text, f"pyproject.toml at {base[:12]}", workspace)
+        else _parse(text, f"{name} at {base[:12]}", workspace, own=name == OWN_FILE)
     )
     if at_base == own:
         return InForce(own, None)
+    where = name if name == OWN_FILE else f"{name}: {TABLE}"
     note = (
-        f"pyproject.toml: {TABLE} differs from the unit's base {base[:12]}: the review "
+        f"{where} differs from the unit's base {base[:12]}: the review "
         "uses the table at the base (a change does not configure its own review); the "
         "change's own settings take effect once it is on the base"
     )
@@ -212,20 +225,22 @@ class InForce:
     note: str | None  # why these are not the workspace's own
 
 
-def _parse(text: str, shown: str, workspace: Path) -> WorkspaceSettings:
+def _parse(text: str, shown: str, workspace: Path, own: bool = False) -> WorkspaceSettings:
+    """``own``: the text is ``.aidlc-review.toml``, whose top level is the table."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"{shown}: not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("aidlc-review", {})
+    table = data if own else data.get("tool", {}).get("aidlc-review", {})
     if not isinstance(table, dict):
         raise InvalidInput(f"{shown}: {TABLE}: must be a table")
+    prefix: tuple[str, ...] = () if own else ("tool", "aidlc-review")
     settings = validate(
         WorkspaceSettings,
         table,
         shown,
-        line_of=lambda loc: toml_line(text, loc),
-        root=TABLE,
+        line_of=lambda loc: toml_line(text, loc, prefix),
+        root="" if own else TABLE,
     )
     _check_revisions(settings, workspace, shown, text)
     _check_floors(settings.severity, shown, text)
@@ -286,7 +301,9 @@ def _check_revisions(settings: WorkspaceSettings, workspace: Path, shown: str, t
         raise ValidationFailed(found)
 
 
-def toml_line(text: str, loc: tuple[str | int, ...]) -> int:
+def toml_line(
+    text: str, loc: tuple[str | int, ...], prefix: tuple[str, ...] = ("tool", "aidlc-review")
+) -> int:
     """1-based line of the key at ``loc`` in the ``[tool.aidlc-review]`` table, or in the
     deepest sub-table written as its own header (``[tool.aidlc-review.units.<unit>]``,
     ``[tool.aidlc-review.severity.paths]``); the table's header line when the key is not on a
@@ -294,7 +311,9 @@ def toml_line(text: str, loc: tuple[str | int, ...]) -> int:
     keys = [p for p in loc if isinstance(p, str)]
     lines = text.splitlines()
     for depth in range(len(keys), -1, -1):
-        start = _header_line(lines, ["tool", "aidlc-review", *keys[:depth]])
+        if not prefix and depth == 0:  # a file whose top level is the table
+            return _key_line(lines, -1, keys)
+        start = _header_line(lines, [*prefix, *keys[:depth]])
         if start is not None:
             return _key_line(lines, start, keys[depth:])
     return 0

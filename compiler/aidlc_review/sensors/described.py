@@ -1,0 +1,148 @@
+"""A tool the runtime knows by its descriptor alone (``ToolSpec.format`` set).
+
+It runs the descriptor's ``argv`` on the claimed files the descriptor takes (after ``--``),
+or on the project (``takes: project``, tsc's ``-p``) keeping only what it reports on claimed
+files, and reads the report with the parser of its format (``sensors.formats``). Rule ids
+are ``<tool>:<rule>``; severities come from the runner's table by the report's level. A
+suppression only counts as it stood at the unit's base (``sensors.suppressions``): where the
+tool can be told to ignore them (``eslint --no-inline-config``) what an added one hides is
+named; where it cannot (``// @ts-ignore``), the added suppression itself is the finding.
+Tools are looked for in the workspace's own bin dirs first (``node_modules/.bin``, ``.venv/bin``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from aidlc_review.sensors.context import SensorContext, SensorError, Tool, cached_version
+from aidlc_review.sensors.formats import TEXT_FORMATS
+from aidlc_review.sensors.globs import filter_matching
+from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
+from aidlc_review.sensors.suppressions import Suppressions, unmeasured
+from aidlc_review.sensors.tools import find_tool, last_line, shown_command
+
+BIN_DIRS = ("node_modules/.bin", ".venv/bin")
+
+
+def described_tools(ctx: SensorContext) -> list[tuple[Tool, list[str]]]:
+    """Every described candidate the workspace configures and has installed, with the
+    claimed files it takes (none: left out)."""
+    from aidlc_review.sensors.context import is_detected
+
+    chosen = []
+    for spec in ctx.runner.tools:
+        if spec.format is None or not is_detected(spec, ctx.workspace):
+            continue
+        files = filter_matching(spec.files, ctx.files) if spec.files else list(ctx.files)
+        path = workspace_tool(ctx, spec.tool)
+        if files and path is not None:
+            chosen.append((Tool(spec, path, cached_version(ctx, path, spec.version)), files))
+    return chosen
+
+
+def left_unjudged(ctx: SensorContext) -> CheckResult:
+    """Claimed files no configured tool of this check takes: said, never read as clean."""
+    looked = sorted({e for spec in ctx.runner.tools if spec.format for e in spec.detect[:3]})
+    return skipped(
+        ctx.name,
+        f"no {ctx.name} ran for {len(ctx.files)} claimed file(s): the workspace configures "
+        f"none of its tools for them (looked for {', '.join(looked)}, ...)",
+        ctx.manifest.category,
+    )
+
+
+def own_files(ctx: SensorContext) -> list[str]:
+    """The claimed files the runner's own (undescribed) tool takes: its ``files`` glob."""
+    own = [spec for spec in ctx.runner.tools if spec.format is None]
+    if not own:
+        return []
+    return filter_matching(own[0].files, ctx.files) if own[0].files else list(ctx.files)
+
+
+def with_described(
+    ctx: SensorContext, result: CheckResult, tools: list[tuple[Tool, list[str]]]
+) -> CheckResult:
+    """``result`` (the runner's own tool's) with each described tool's findings added."""
+    if not tools:
+        return result
+    findings: list[CheckFinding] = []
+    commands = [result.command] if result.command else []
+    for tool, files in tools:
+        findings += check_described(ctx, tool, files)
+        commands.append(shown_command(tool.argv(), files if tool.spec.takes == "files" else []))
+    ctx.checked += sum(len(files) for _, files in tools)
+    named = [result.tool] if result.tool else []
+    tools_said = ", ".join([*named, *(t.spec.tool for t, _ in tools)])
+    return judged(ctx.name, [*result.findings, *findings], "; ".join(commands), tool=tools_said)
+
+
+def workspace_tool(ctx: SensorContext, name: str) -> Path | None:
+    """The workspace's own install of a tool first, then PATH (``tool_path`` pins it)."""
+    pinned = ctx.settings.get("tool_path")
+    if pinned is not None:
+        return find_tool(name, pinned)
+    local = os.pathsep.join(str(ctx.workspace / folder) for folder in BIN_DIRS)
+    return find_tool(name, local) or find_tool(name)
+
+
+def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[CheckFinding]:
+    """The tool's findings on ``files``, suppressions judged by the base."""
+    spec = tool.spec
+    argv = tool.argv() + (["--", *files] if spec.takes == "files" else [])
+    run = ctx.run(argv)
+    parse = TEXT_FORMATS.get(spec.format or "")
+    if parse is None:
+        raise SensorError(f"{spec.tool}: no parser for the format {spec.format!r}")
+    hits = parse(run.stdout)
+    if not hits and run.returncode not in (0, 1):
+        said = last_line(run.stderr or run.stdout)
+        raise SensorError(f"{spec.tool} exited {run.returncode}: {said}")
+    if run.returncode == 1 and not hits and spec.takes == "project" and run.stdout.strip():
+        raise SensorError(f"{spec.tool} failed without a report: {last_line(run.stdout)}")
+    wanted = set(files)
+    found: dict[str, list[CheckFinding]] = {}
+    for hit in hits:
+        path = _relative(ctx.workspace, hit.path)
+        if path not in wanted:
+            continue  # only claimed files count
+        rule = f"{spec.tool}:{hit.rule}" if hit.rule else spec.tool
+        level = "major" if hit.level == "error" else "minor"
+        message = f"{hit.rule} {hit.message}" if hit.rule else hit.message
+        finding = ctx.finding(path, hit.line, message, rule, hit.level, level)
+        found.setdefault(path, []).append(finding)
+    marks = Suppressions(ctx.workspace, ctx.settings, spec.suppressions)
+    judged = [f for items in marks.judge(found).values() for f in items]
+    return judged + _unjudgeable(ctx, tool, files, marks)
+
+
+def _unjudgeable(
+    ctx: SensorContext, tool: Tool, files: list[str], marks: Suppressions
+) -> list[CheckFinding]:
+    """Added suppressions the tool cannot be told to ignore: each is a finding of its own,
+    at the severity of an error of the tool (what it would hide)."""
+    blind = [s for s in tool.spec.suppressions if s.severity is not None]
+    if not blind:
+        return []
+    return [
+        unmeasured(
+            ctx.name,
+            ctx.manifest.category,
+            path,
+            mark,
+            ctx.severity(mark.spec.severity or "error", "major"),
+        )
+        for path in files
+        for mark in marks.marks(path)
+        if mark.added and mark.spec in blind
+    ]
+
+
+def _relative(workspace: Path, reported: str) -> str:
+    path = Path(reported)
+    if path.is_absolute():
+        try:
+            return path.resolve().relative_to(workspace.resolve()).as_posix()
+        except ValueError:
+            return reported
+    return path.as_posix().removeprefix("./")

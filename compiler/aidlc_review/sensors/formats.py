@@ -1,0 +1,103 @@
+"""Report formats, one parser each: the runtime knows formats, not tools (STYLE.md).
+
+A parser reads a tool's report into ``Hit``s (path, line, rule, message, level). The tool's
+descriptor names the format (``ToolSpec.format``); the rule id is ``<tool>:<rule>``
+(``eslint:no-eval``, ``tsc:TS2322``) so severity overrides and waivers read the same for
+every tool. An unreadable report is a ``SensorError``: could not verify, never a pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET  # noqa: S405 - a report the run's own tool wrote
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.sensors.context import SensorError
+
+MESSAGE_LIMIT = 300
+
+
+@dataclass(frozen=True)
+class Hit:
+    path: str  # as the tool wrote it (absolute or relative to the workspace)
+    line: int | None
+    rule: str | None
+    message: str
+    level: str  # "error" or "warning": the severity table's key
+
+
+def eslint_json(text: str) -> list[Hit]:
+    """``eslint --format json``: a list of files, each with its messages."""
+    try:
+        files = json.loads(text or "[]")
+    except json.JSONDecodeError as exc:
+        raise SensorError(f"unreadable eslint output (expected JSON): {exc}") from None
+    if not isinstance(files, list):
+        raise SensorError("unreadable eslint output: expected a JSON list")
+    hits = []
+    for entry in files:
+        for message in entry.get("messages", []) if isinstance(entry, dict) else []:
+            rule = message.get("ruleId") or ("syntax" if message.get("fatal") else None)
+            level = "error" if message.get("severity") == 2 else "warning"
+            hits.append(
+                Hit(str(entry.get("filePath", "")), message.get("line"), rule,
+                    _one_line(message.get("message", "")), level)
+            )  # fmt: skip
+    return hits
+
+
+_TSC = re.compile(r"^(?P<path>[^\s(][^(]*)\((?P<line>\d+),\d+\): (?P<level>error|warning) "
+                  r"(?P<code>TS\d+): (?P<message>.*)$")  # fmt: skip
+
+
+def tsc_text(text: str) -> list[Hit]:
+    """``tsc --pretty false``: ``path(line,col): error TS2322: message`` (continuation lines
+    of a long message are indented and read as part of it)."""
+    hits: list[Hit] = []
+    for line in text.splitlines():
+        found = _TSC.match(line)
+        if found:
+            hits.append(Hit(found["path"], int(found["line"]), found["code"],
+                            _one_line(found["message"]), found["level"]))  # fmt: skip
+        elif line.startswith(" ") and hits:
+            last = hits[-1]
+            hits[-1] = Hit(last.path, last.line, last.rule, _one_line(f"{last.message} {line}"),
+                           last.level)  # fmt: skip
+    return hits
+
+
+def junit_xml(report: Path) -> list[Hit]:
+    """JUnit XML (vitest, jest-junit, pytest, go-junit-report...): a hit per failed or
+    erroring test case, at the file the case names (``file``, else a path-like ``classname``)."""
+    try:
+        root = ET.parse(report).getroot()  # noqa: S314 - written by this run's test runner
+    except (OSError, ET.ParseError) as exc:
+        raise SensorError(f"unreadable JUnit report {report.name}: {exc}") from None
+    hits = []
+    for case in root.iter("testcase"):
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if problem is None:
+            continue
+        classname, name = case.get("classname", ""), case.get("name", "")
+        path = case.get("file") or (classname if "/" in classname or "." in classname else "")
+        line = case.get("line")
+        said = problem.get("message") or problem.text or problem.tag
+        hits.append(Hit(path, int(line) if line and line.isdigit() else None,
+                        f"{classname} > {name}", _one_line(said), "error"))  # fmt: skip
+    return hits
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())[:MESSAGE_LIMIT]
+
+
+TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
+    "eslint-json": eslint_json,
+    "tsc-text": tsc_text,
+}
+FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {"junit-xml": junit_xml}

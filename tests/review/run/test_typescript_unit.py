@@ -1,0 +1,135 @@
+"""A TypeScript unit is reviewed with the project's own tools: eslint, tsc and vitest.
+
+The project is a real npm project (the tools installed from the npm registry at pinned
+versions, once per test run) with its settings in ``.aidlc-review.toml``; the unit's change
+leaves an eval, a type error and a failing test, and skips another. Each is a finding, the
+verdict is NOT-READY; fixed, it is READY. The tools are the descriptors' (sensors/*.md):
+nothing in the runtime names them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from aidlc_review.cli.main import main
+from tests.review.workspace import UNIT, findings_doc, git, write, write_manifest
+from tests.shared_builds import build_once, session_root
+
+PACKAGES = ["typescript@5.9.3", "eslint@9.39.5", "typescript-eslint@8.74.0", "vitest@3.2.7"]
+FILES = {
+    "package.json": '{"name": "orders", "version": "1.0.0", "type": "module", "private": true}\n',
+    "tsconfig.json": json.dumps(
+        {
+            "compilerOptions": {
+                "strict": True,
+                "noEmit": True,
+                "target": "ES2022",
+                "module": "ESNext",
+                "moduleResolution": "Bundler",
+                "skipLibCheck": True,
+            },
+            "include": ["src", "tests"],
+        }
+    ),
+    "eslint.config.js": (
+        'import tseslint from "typescript-eslint";\n'
+        "export default tseslint.config(...tseslint.configs.recommended, "
+        '{ rules: { "no-eval": "error" } });\n'
+    ),
+    ".aidlc-review.toml": 'test-command = "npx vitest run tests"\n',
+    ".gitignore": "node_modules\n",
+    "src/add.ts": "export const version = 1;\n",
+    "tests/add.test.ts": 'import { expect, test } from "vitest";\n\ntest("runs", () => {\n'
+    "  expect(1).toBe(1);\n});\n",
+}
+CLAIMS = ["src/add.ts", "tests/add.test.ts"]
+BROKEN = (
+    "export function add(a: number, b: number): number {\n"
+    "  const label: string = 42;\n"
+    '  eval("1");\n'
+    "  return a - b + label.length * 0;\n"
+    "}\n"
+)
+FIXED = "export function add(a: number, b: number): number {\n  return a + b;\n}\n"
+TESTS = (
+    'import { expect, test } from "vitest";\nimport { add } from "../src/add";\n\n'
+    'test("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n\n'
+    'test.skip("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n'
+)
+
+
+@pytest.fixture(scope="session")
+def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's npm packages, installed once per test run from the npm registry."""
+
+    def install(where: Path) -> None:
+        where.mkdir()
+        (where / "package.json").write_text(FILES["package.json"])
+        npm = shutil.which("npm")
+        assert npm is not None, "npm is needed to install the TypeScript project's tools"
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--silent", *PACKAGES],
+            cwd=where,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+
+    return build_once(session_root(tmp_path_factory) / "npm-project", install) / "node_modules"
+
+
+@pytest.fixture
+def project(tmp_path: Path, node_modules: Path) -> Path:
+    """The project at its base (committed), the unit's change on top."""
+    root = tmp_path / "orders"
+    for name, text in FILES.items():
+        write(root / name, text)
+    os.symlink(node_modules, root / "node_modules")
+    write_manifest(root, CLAIMS)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base")
+    write(root / "src/add.ts", BROKEN)
+    write(root / "tests/add.test.ts", TESTS)
+    return root
+
+
+def review(root: Path) -> int:
+    return main(["review", "run", "--workspace", str(root), "--unit", UNIT])
+
+
+def test_a_typescript_unit_with_a_type_error_a_failing_test_and_an_eval_is_not_ready(
+    project: Path,
+) -> None:
+    assert review(project) == 1
+
+    found = {(f["check"], f["rule"]) for f in findings_doc(project)["passes"][-1]["findings"]}
+    assert ("type-check", "tsc:TS2322") in found
+    assert ("linter", "eslint:no-eval") in found
+    assert ("coverage", "tests-failed") in found  # adds: expected -1 to be 3
+    assert ("coverage", "suppression") in found  # the test.skip the change added
+
+
+def test_the_repaired_typescript_unit_is_ready(project: Path) -> None:
+    write(project / "src/add.ts", FIXED)
+    write(project / "tests/add.test.ts", TESTS.replace("test.skip(", "test("))
+
+    assert review(project) == 0
+    assert main(["review", "verify", "--workspace", str(project), "--unit", UNIT, "--ready"]) == 0
+
+
+def test_a_typescript_project_without_tsconfig_says_no_type_check_ran(project: Path) -> None:
+    (project / "tsconfig.json").unlink()
+    git(project, "add", "-A")
+    review(project)
+    checks = {c["name"]: c for c in findings_doc(project)["passes"][-1]["checks"]}
+    assert checks["type-check"]["status"] == "skipped"
+    assert checks["type-check"]["reason"].startswith(
+        "no type-check ran for 2 claimed file(s): the workspace configures none of its tools"
+    )
