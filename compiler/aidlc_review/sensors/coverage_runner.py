@@ -43,7 +43,7 @@ from aidlc_review.sensors.project_env import (
     why_no_data,
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
-from aidlc_review.sensors.suppressions import Suppressions, unmeasured
+from aidlc_review.sensors.suppressions import Suppressions, added_findings
 from aidlc_review.sensors.test_runs import run_described_tests, runner_of
 from aidlc_review.sensors.tools import ToolRun, last_line, shown_command
 
@@ -117,21 +117,8 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
 
 
 def _added_suppressions(ctx: SensorContext) -> list[CheckFinding]:
-    marks = Suppressions(
-        ctx.workspace, ctx.settings, [s for tool in ctx.runner.tools for s in tool.suppressions]
-    )
-    return [
-        unmeasured(
-            ctx.name,
-            ctx.manifest.category,
-            path,
-            mark,
-            ctx.severity(mark.spec.severity or "default", "major"),
-        )
-        for path in ctx.files
-        for mark in marks.marks(path)
-        if mark.added
-    ]
+    specs = [s for tool in ctx.runner.tools if tool.format is None for s in tool.suppressions]
+    return added_findings(ctx, Suppressions(ctx.workspace, ctx.settings, specs), ctx.files)
 
 
 @dataclass

@@ -13,13 +13,20 @@ Tools are looked for in the workspace's own bin dirs first (``node_modules/.bin`
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
-from aidlc_review.sensors.context import SensorContext, SensorError, Tool, cached_version
+from aidlc_review.sensors.context import (
+    SensorContext,
+    SensorError,
+    Tool,
+    cached_version,
+    nothing_to_check,
+)
 from aidlc_review.sensors.formats import TEXT_FORMATS
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
-from aidlc_review.sensors.suppressions import Suppressions, unmeasured
+from aidlc_review.sensors.suppressions import Suppressions, added_findings
 from aidlc_review.sensors.tools import find_tool, last_line, shown_command
 
 BIN_DIRS = ("node_modules/.bin", ".venv/bin")
@@ -39,6 +46,27 @@ def described_tools(ctx: SensorContext) -> list[tuple[Tool, list[str]]]:
         if files and path is not None:
             chosen.append((Tool(spec, path, cached_version(ctx, path, spec.version)), files))
     return chosen
+
+
+def run_with_described(
+    ctx: SensorContext, own: Callable[[SensorContext], CheckResult]
+) -> CheckResult:
+    """A runner's check: its own tool (``own``) on the claimed files it takes, and every
+    described tool the workspace configures on theirs, in one result."""
+    if not ctx.files:
+        return nothing_to_check(ctx)
+    others = described_tools(ctx)
+    mine = own_files(ctx)
+    if not others and not mine:
+        return left_unjudged(ctx)
+    result = judged(ctx.name, [])
+    if mine:
+        everything, ctx.files = ctx.files, mine
+        try:
+            result = own(ctx)
+        finally:
+            ctx.files = everything
+    return with_described(ctx, result, others)
 
 
 def left_unjudged(ctx: SensorContext) -> CheckResult:
@@ -122,20 +150,7 @@ def _unjudgeable(
     """Added suppressions the tool cannot be told to ignore: each is a finding of its own,
     at the severity of an error of the tool (what it would hide)."""
     blind = [s for s in tool.spec.suppressions if s.severity is not None]
-    if not blind:
-        return []
-    return [
-        unmeasured(
-            ctx.name,
-            ctx.manifest.category,
-            path,
-            mark,
-            ctx.severity(mark.spec.severity or "error", "major"),
-        )
-        for path in files
-        for mark in marks.marks(path)
-        if mark.added and mark.spec in blind
-    ]
+    return added_findings(ctx, marks, files, blind) if blind else []
 
 
 def _relative(workspace: Path, reported: str) -> str:

@@ -15,17 +15,11 @@ from __future__ import annotations
 
 from aidlc_review.sensors.context import (
     SensorContext,
-    nothing_to_check,
     ruff_argv,
     run_file_local,
     select_tool,
 )
-from aidlc_review.sensors.described import (
-    described_tools,
-    left_unjudged,
-    own_files,
-    with_described,
-)
+from aidlc_review.sensors.described import run_with_described
 from aidlc_review.sensors.python_compile import PARSER, compile_finding
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.ruff_check import check_batch, overrides_of
@@ -38,25 +32,10 @@ CONFIG_FILES = ["pyproject.toml", "ruff.toml", ".ruff.toml"]
 def run(ctx: SensorContext) -> CheckResult:
     """ruff on the claimed Python files; every other linter the workspace configures
     (eslint...) through its descriptor (``sensors.described``) on the files it takes."""
-    if not ctx.files:
-        return nothing_to_check(ctx)
-    others = described_tools(ctx)
-    python = own_files(ctx)
-    if not others and not python:
-        return left_unjudged(ctx)
-    result = _ruff(ctx, python) if python else judged(ctx.name, [])
-    return with_described(ctx, result, others)
+    return run_with_described(ctx, _ruff)
 
 
-def _ruff(ctx: SensorContext, files: list[str]) -> CheckResult:
-    everything, ctx.files = ctx.files, files
-    try:
-        return _ruff_on(ctx)
-    finally:
-        ctx.files = everything
-
-
-def _ruff_on(ctx: SensorContext) -> CheckResult:
+def _ruff(ctx: SensorContext) -> CheckResult:
     tool = select_tool(ctx)
     argv = ruff_argv(tool)
     marks = Suppressions(ctx.workspace, ctx.settings, tool.spec.suppressions)

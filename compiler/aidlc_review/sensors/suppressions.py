@@ -16,11 +16,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aidlc_review.harness.definitions.sensor import SuppressionSpec
 from aidlc_review.sensors.base_text import base_commit, base_texts
 from aidlc_review.sensors.results import CheckFinding, make_finding
+
+if TYPE_CHECKING:
+    from aidlc_review.sensors.context import SensorContext
 
 _RULE_SPLIT = re.compile(r"[\s,]+")
 
@@ -159,3 +162,25 @@ class Suppressions:
     def judge(self, found: dict[str, list[CheckFinding]]) -> dict[str, list[CheckFinding]]:
         """``judge`` for every file of a batch's findings."""
         return {path: judge(items, self.marks(path)) for path, items in found.items()}
+
+
+def added_findings(
+    ctx: SensorContext,
+    marks: Suppressions,
+    paths: list[str],
+    only: list[SuppressionSpec] | None = None,
+) -> list[CheckFinding]:
+    """``unmeasured`` findings for every added suppression in ``paths`` (of the specs
+    ``only``, when given), each at its spec's severity key in the runner's table."""
+    return [
+        unmeasured(
+            ctx.name,
+            ctx.manifest.category,
+            path,
+            mark,
+            ctx.severity(mark.spec.severity or "default", "major"),
+        )
+        for path in paths
+        for mark in marks.marks(path)
+        if mark.added and (only is None or mark.spec in only)
+    ]

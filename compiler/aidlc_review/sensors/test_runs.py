@@ -19,7 +19,7 @@ from aidlc_review.sensors.described import workspace_tool
 from aidlc_review.sensors.formats import FILE_FORMATS
 from aidlc_review.sensors.project_env import command_argv
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
-from aidlc_review.sensors.suppressions import Suppressions, unmeasured
+from aidlc_review.sensors.suppressions import Suppressions, added_findings
 from aidlc_review.sensors.tools import last_line, shown_command
 
 LAUNCHERS = ("npx", "bunx", "pnpx")  # run a package's bin: only ever the workspace's own
@@ -50,12 +50,7 @@ def run_described_tests(
         message = f"the targeted test command `{shown}` exited {run.returncode}: {said}"
         failed.append(ctx.finding("", None, message, "tests-failed", "tests_failed", "major"))
     marks = Suppressions(ctx.workspace, ctx.settings, spec.suppressions)
-    added = [
-        unmeasured(ctx.name, ctx.manifest.category, path, mark, ctx.severity("tests_failed"))
-        for path in ctx.files
-        for mark in marks.marks(path)
-        if mark.added
-    ]
+    added = added_findings(ctx, marks, ctx.files)
     details = {"coverage": f"not measured: {spec.tool}'s coverage report is not read yet"}
     return judged(ctx.name, [*failed, *added], shown, tool=spec.tool, details=details)
 

@@ -27,12 +27,7 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     select_tool,
 )
-from aidlc_review.sensors.described import (
-    described_tools,
-    left_unjudged,
-    own_files,
-    with_described,
-)
+from aidlc_review.sensors.described import run_with_described
 from aidlc_review.sensors.mypy_scope import configured_files, in_scope
 from aidlc_review.sensors.project_env import (
     Interpreter,
@@ -54,20 +49,7 @@ _JSON_FLAGS = ("--output", "json", "-O")
 def run(ctx: SensorContext) -> CheckResult:
     """mypy on the claimed Python files; every other type checker the workspace configures
     (tsc...) through its descriptor (``sensors.described``)."""
-    if not ctx.files:
-        return nothing_to_check(ctx)
-    others = described_tools(ctx)
-    python = own_files(ctx)
-    if not others and not python:
-        return left_unjudged(ctx)
-    result = judged(ctx.name, [])
-    if python:
-        everything, ctx.files = ctx.files, python
-        try:
-            result = _mypy_run(ctx)
-        finally:
-            ctx.files = everything
-    return with_described(ctx, result, others)
+    return run_with_described(ctx, _mypy_run)
 
 
 def _mypy_run(ctx: SensorContext) -> CheckResult:
