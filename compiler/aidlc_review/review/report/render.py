@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -24,11 +25,23 @@ def environment() -> Environment:
     env.filters["demote"] = _demote
     env.filters["oneline"] = _oneline
     env.filters["cell"] = lambda text: _oneline(text).replace("|", "\\|")
+    env.filters["code"] = code_span
     return env
 
 
 def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
+
+
+def code_span(text: object) -> str:
+    """``text`` (a path from the workspace: anyone's words) as one CommonMark code span,
+    whatever it holds: its fence is longer than any backtick run in it (padded where it
+    starts or ends with one), control characters and line breaks are U+FFFD."""
+    cleaned = "".join(c if c.isprintable() else "\ufffd" for c in str(text))
+    longest = max((len(run) for run in re.findall(r"`+", cleaned)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if cleaned.startswith("`") or cleaned.endswith("`") else ""
+    return f"{fence}{pad}{cleaned}{pad}{fence}"
 
 
 def _oneline(text: object) -> str:
