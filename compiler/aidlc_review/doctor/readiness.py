@@ -117,7 +117,8 @@ def _fate(manifest: SensorManifest, workspace: Path, facts: dict[str, Any]) -> d
         return {"runs": True, "why": "built in"}
     configured = [spec for spec in runner.tools if is_detected(spec, workspace)]
     if not configured:
-        looked = sorted({entry for spec in runner.tools for entry in spec.detect})
+        own = [spec for spec in runner.tools if spec.format is None] or runner.tools
+        looked = sorted({entry for spec in own for entry in spec.detect})
         return {"runs": False, "why": f"the workspace configures none ({', '.join(looked)})"}
     for spec in configured:
         path = find_tool(spec.tool)

@@ -194,11 +194,27 @@ def _detect_one(entry: str, workspace: Path) -> bool:
         return True
     if path.suffix in (".cfg", ".ini"):
         return _ini_has_section(path, table)
+    if path.suffix == ".json":  # package.json:prettier
+        return _json_has_key(path, table)
     try:
         data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     for key in table.split("."):
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
+def _json_has_key(path: Path, dotted: str) -> bool:
+    import json
+
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    for key in dotted.split("."):
         if not isinstance(data, dict) or key not in data:
             return False
         data = data[key]

@@ -96,8 +96,17 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())[:MESSAGE_LIMIT]
 
 
+def file_list(text: str) -> list[Hit]:
+    """One path per line: the files a formatter's check would change (``prettier
+    --list-different``, ``biome format`` with ``--reporter=summary``...)."""
+    said = "file is not formatted as the workspace's formatter requires"
+    return [Hit(line.strip(), None, None, said, "unformatted") for line in text.splitlines()
+            if line.strip()]  # fmt: skip
+
+
 TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
     "eslint-json": eslint_json,
     "tsc-text": tsc_text,
+    "file-list": file_list,
 }
 FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {"junit-xml": junit_xml}

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
-    nothing_to_check,
     refuse_unchecked,
     ruff_argv,
     run_file_local,
     select_tool,
 )
+from aidlc_review.sensors.described import run_with_described
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.tools import last_line, shown_command
 
@@ -32,8 +32,12 @@ _DIFF_FILE = re.compile(r"^--- (.+?)\t.*\n\+\+\+ .*\n@@ -(\d+)", re.MULTILINE)
 
 
 def run(ctx: SensorContext) -> CheckResult:
-    if not ctx.files:
-        return nothing_to_check(ctx)
+    """The workspace's Python formatter on the claimed Python files; every other formatter
+    it configures (prettier...) through its descriptor (``sensors.described``)."""
+    return run_with_described(ctx, _own)
+
+
+def _own(ctx: SensorContext) -> CheckResult:
     tool = select_tool(ctx)
     argv = ruff_argv(tool)
     env = {

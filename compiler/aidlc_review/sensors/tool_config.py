@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import json
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,8 +68,9 @@ def _changed(spec: ConfigSpec, path: str, now: str | None, base: str | None) -> 
         return f"{', '.join(names)}" if names else None
     if spec.section is None:
         return None if now == base else ("a new file" if base is None else "the file")
-    if path.endswith(".toml"):
-        same = _toml_table(base, spec.section) == _toml_table(now, spec.section)
+    if path.endswith((".toml", ".json")):
+        read = _toml_table if path.endswith(".toml") else _json_key
+        same = read(base, spec.section) == read(now, spec.section)
         return None if same else f"[{spec.section}]"
     before, after = _ini_sections(base, spec.section), _ini_sections(now, spec.section)
     names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
@@ -81,6 +83,20 @@ def _toml_table(text: str | None, dotted: str) -> Any:
     try:
         data: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
+        return UNREADABLE
+    for key in dotted.split("."):
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _json_key(text: str | None, dotted: str) -> Any:
+    if text is None:
+        return None
+    try:
+        data: Any = json.loads(text)
+    except ValueError:
         return UNREADABLE
     for key in dotted.split("."):
         if not isinstance(data, dict):

@@ -21,7 +21,13 @@ from aidlc_review.cli.main import main
 from tests.review.workspace import UNIT, findings_doc, git, write, write_manifest
 from tests.shared_builds import build_once, session_root
 
-PACKAGES = ["typescript@5.9.3", "eslint@9.39.5", "typescript-eslint@8.74.0", "vitest@3.2.7"]
+PACKAGES = [
+    "typescript@5.9.3",
+    "eslint@9.39.5",
+    "typescript-eslint@8.74.0",
+    "vitest@3.2.7",
+    "prettier@3.10.2",
+]
 FILES = {
     "package.json": '{"name": "orders", "version": "1.0.0", "type": "module", "private": true}\n',
     "tsconfig.json": json.dumps(
@@ -43,6 +49,7 @@ FILES = {
         '{ rules: { "no-eval": "error" } });\n'
     ),
     ".aidlc-review.toml": 'test-command = "npx vitest run tests"\n',
+    ".prettierrc": '{"semi": true}\n',
     ".gitignore": "node_modules\n",
     "src/add.ts": "export const version = 1;\n",
     "tests/add.test.ts": 'import { expect, test } from "vitest";\n\ntest("runs", () => {\n'
@@ -51,7 +58,7 @@ FILES = {
 CLAIMS = ["src/add.ts", "tests/add.test.ts"]
 BROKEN = (
     "export function add(a: number, b: number): number {\n"
-    "  const label: string = 42;\n"
+    "  const label: string =    42;\n"
     '  eval("1");\n'
     "  return a - b + label.length * 0;\n"
     "}\n"
@@ -114,6 +121,7 @@ def test_a_typescript_unit_with_a_type_error_a_failing_test_and_an_eval_is_not_r
     assert ("linter", "eslint:no-eval") in found
     assert ("coverage", "tests-failed") in found  # adds: expected -1 to be 3
     assert ("coverage", "suppression") in found  # the test.skip the change added
+    assert ("formatter", "prettier") in found  # prettier --list-different names src/add.ts
 
 
 def test_the_repaired_typescript_unit_is_ready(project: Path) -> None:

@@ -37,7 +37,7 @@ FILTER_MODES: Final = ("added", "diff_context", "file", "nofilter")
 DEFAULT_MODE: Final[FilterMode] = "added"
 DIFF_CONTEXT: Final = 3  # lines around a change in ``diff_context``, as git diff shows them
 GIT_TIMEOUT: Final = 120.0
-SETTINGS_FILES: Final = (".aidlc-review.toml", "pyproject.toml")  # where the settings are read
+SETTINGS_FILES: Final = (".aidlc-review.toml", "pyproject.toml", "package.json")  # settings
 
 
 @dataclass(frozen=True)

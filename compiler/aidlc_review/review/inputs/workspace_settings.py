@@ -1,6 +1,7 @@
 """The workspace's review settings, as a strict model: ``.aidlc-review.toml`` (the settings at
 its top level, for a project of any language), else the ``[tool.aidlc-review]`` table of
-``pyproject.toml``. The first of the two files that exists is the one read.
+``pyproject.toml``, else the ``"aidlc-review"`` object of ``package.json``. The first of
+those files that exists is the one read.
 
 ``test-command``, ``coverage-threshold``, ``base-revision`` and ``brief-diff-bytes``; a
 ``[tool.aidlc-review.units.<unit>]`` table overrides them for one unit. A misspelt key
@@ -33,7 +34,8 @@ from aidlc_review.typed_load import key_path, show, validate
 TABLE = "[tool.aidlc-review]"
 OWN_FILE = ".aidlc-review.toml"  # a language-neutral home: its top level is the table
 PYPROJECT = "pyproject.toml"
-SETTINGS_FILES = (OWN_FILE, PYPROJECT)
+PACKAGE_JSON = "package.json"
+SETTINGS_FILES = (OWN_FILE, PYPROJECT, PACKAGE_JSON)
 Level = Literal["critical", "major", "minor", "off"]
 _RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
 
@@ -175,8 +177,8 @@ class WorkspaceSettings(_Settings):
 
 
 def settings_file(workspace: Path) -> str:
-    """Which file holds the workspace's settings: ``.aidlc-review.toml`` when it exists."""
-    return OWN_FILE if (workspace / OWN_FILE).is_file() else PYPROJECT
+    """Which file holds the workspace's settings: the first of ``SETTINGS_FILES`` there."""
+    return next((n for n in SETTINGS_FILES if (workspace / n).is_file()), PYPROJECT)
 
 
 def load_settings(workspace: Path) -> WorkspaceSettings:
@@ -189,7 +191,7 @@ def load_settings(workspace: Path) -> WorkspaceSettings:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(f"{path}: not valid TOML: {exc}") from None
-    return _parse(text, str(path), workspace, own=name == OWN_FILE)
+    return _parse_named(name, text, str(path), workspace)
 
 
 def settings_in_force(workspace: Path, base: str | None) -> InForce:
@@ -206,11 +208,11 @@ def settings_in_force(workspace: Path, base: str | None) -> InForce:
     at_base = (
         WorkspaceSettings.model_validate({})
         if text is None
-        else _parse(text, f"{name} at {base[:12]}", workspace, own=name == OWN_FILE)
+        else _parse_named(name, text, f"{name} at {base[:12]}", workspace)
     )
     if at_base == own:
         return InForce(own, None)
-    where = name if name == OWN_FILE else f"{name}: {TABLE}"
+    where = {OWN_FILE: name, PACKAGE_JSON: f'{name}: "aidlc-review"'}.get(name, f"{name}: {TABLE}")
     note = (
         f"{where} differs from the unit's base {base[:12]}: the review "
         "uses the table at the base (a change does not configure its own review); the "
@@ -223,6 +225,35 @@ def settings_in_force(workspace: Path, base: str | None) -> InForce:
 class InForce:
     settings: WorkspaceSettings
     note: str | None  # why these are not the workspace's own
+
+
+def _parse_named(name: str, text: str, shown: str, workspace: Path) -> WorkspaceSettings:
+    if name == PACKAGE_JSON:
+        return _parse_package_json(text, shown, workspace)
+    return _parse(text, shown, workspace, own=name == OWN_FILE)
+
+
+def _parse_package_json(text: str, shown: str, workspace: Path) -> WorkspaceSettings:
+    """``package.json``'s ``"aidlc-review"`` object (breadcrumbs: the key's line)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(f"{shown}: not valid JSON: {exc}") from None
+    table = data.get("aidlc-review", {}) if isinstance(data, dict) else {}
+    if not isinstance(table, dict):
+        raise InvalidInput(f'{shown}: "aidlc-review": must be an object')
+
+    def line_of(loc: tuple[str | int, ...]) -> int:
+        keys = [k for k in loc if isinstance(k, str)] or ["aidlc-review"]
+        found = re.search(rf'"{re.escape(keys[-1])}"\s*:', text)
+        return text.count("\n", 0, found.start()) + 1 if found else 0
+
+    settings = validate(WorkspaceSettings, table, shown, line_of=line_of, root="aidlc-review")
+    _check_revisions(settings, workspace, shown, text)
+    _check_floors(settings.severity, shown, text)
+    return settings
 
 
 def _parse(text: str, shown: str, workspace: Path, own: bool = False) -> WorkspaceSettings:
