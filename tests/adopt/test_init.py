@@ -109,3 +109,17 @@ def test_an_existing_manifest_is_never_overwritten(tmp_path, capsys):
         f"{root / MANIFEST}: exists already; edit it, or delete it to claim anew\n"
     )
     assert _files(root) == before
+
+
+def test_an_npm_project_gets_a_language_neutral_settings_file_not_a_pyproject(tmp_path, capsys):
+    (tmp_path / "package.json").write_text('{"devDependencies": {"vitest": "^3.2.0"}}\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/add.ts").write_text("export const one = 1;\n")
+
+    assert main(["init", "src/", "--workspace", str(tmp_path)]) == 0
+
+    assert not (tmp_path / "pyproject.toml").exists()
+    assert (tmp_path / ".aidlc-review.toml").read_text() == (
+        "# How aidlc-review runs this project (docs/settings.md).\n"
+        'test-command = "npx vitest run"\n'
+    )

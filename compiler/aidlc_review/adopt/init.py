@@ -17,7 +17,7 @@ from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.source_manifest import claimed_files, manifest_for_paths
-from aidlc_review.review.inputs.workspace_settings import TABLE, load_settings
+from aidlc_review.review.inputs.workspace_settings import OWN_FILE, TABLE, load_settings
 
 TEST_COMMAND = "python -m pytest -q"
 PYTEST_CONFIGS = ("pytest.ini", "tox.ini", "setup.cfg", "conftest.py")
@@ -53,7 +53,11 @@ def init_workspace(workspace: Path, unit: str | None, claims: list[str]) -> Init
     if not claimed:
         raise InvalidInput(f"init: {', '.join(claims)}: no files there to review")
     pyproject = paths.workspace / "pyproject.toml"
-    table = _settings_table(paths.workspace, pyproject)
+    if not pyproject.is_file() and (paths.workspace / "package.json").is_file():
+        pyproject = paths.workspace / OWN_FILE  # an npm project: a language-neutral file
+        table = _own_settings(paths.workspace, pyproject)
+    else:
+        table = _settings_table(paths.workspace, pyproject)
     data: dict[str, object] = {"stage": "code-generation", "unit": unit, "version": 1}
     data["writes"] = [{"path": w} for w in writes]
     if unit is None:
@@ -79,6 +83,30 @@ def _claim(workspace: Path, claim: str) -> str:
         raise InvalidInput(f"init: {claim}: no such file or folder")
     shown = relative.as_posix()
     return f"{shown}/" if path.is_dir() and shown != "." else ("./" if shown == "." else shown)
+
+
+def _own_settings(workspace: Path, path: Path) -> str | None:
+    """``.aidlc-review.toml`` for a project without ``pyproject.toml`` (None: it exists)."""
+    if path.exists():
+        return None
+    lines = ["# How aidlc-review runs this project (docs/settings.md)."]
+    runner = _js_test_runner(workspace)
+    if runner is not None:
+        lines.append(f'test-command = "npx {runner} run"' if runner == "vitest" else
+                     f'test-command = "npx {runner}"')  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _js_test_runner(workspace: Path) -> str | None:
+    """The test runner ``package.json`` depends on, if one the review knows."""
+    try:
+        package = json.loads((workspace / "package.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(package, dict):
+        return None
+    named = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
+    return next((runner for runner in ("vitest",) if runner in named), None)
 
 
 def _settings_table(workspace: Path, pyproject: Path) -> str | None:
