@@ -138,3 +138,20 @@ def test_bad_settings_are_reported_not_raised(
         f"{ws / 'pyproject.toml'}:9: [tool.aidlc-review].test-comand: unknown key "
         "(did you mean 'test-command'?)"
     )
+
+
+def test_a_typescript_unit_is_not_told_that_ruff_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir(parents=True)
+    (ws / "src/add.ts").write_text("export const one = 1;\n")
+    (ws / "package.json").write_text("{}\n")
+    (ws / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    write_manifest(ws, ["src/add.ts"], "u1-web")
+
+    sensors = _readiness(ws, capsys)["sensors"]
+
+    assert sensors["security"] == {"runs": False, "why": "no claimed file is one its tools take"}
+    assert sensors["linter"]["runs"] is False  # eslint would take it, and none is configured
+    assert sensors["linter"]["why"].startswith("the workspace configures none (.eslintrc")

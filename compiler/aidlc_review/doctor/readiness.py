@@ -16,8 +16,10 @@ from typing import Any
 from aidlc_review.errors import InvalidInput
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.sensors.context import is_detected
+from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.manifests import load_sensor_manifests
 from aidlc_review.sensors.project_env import Interpreter, command_argv, interpreter_for
 from aidlc_review.sensors.tools import find_tool, run_tool
@@ -57,7 +59,8 @@ def workspace_readiness(workspace: Path, harness: Path | None) -> dict[str, Any]
     except InvalidInput as exc:
         facts["sensors"] = {"problem": str(exc)}
         return facts
-    facts["sensors"] = {m.id: _fate(m, workspace, facts) for m in manifests}
+    claimed = _claimed(workspace)
+    facts["sensors"] = {m.id: _fate(m, workspace, facts, claimed) for m in manifests}
     return facts
 
 
@@ -104,8 +107,30 @@ def _package(workspace: Path) -> str | None:
     return name.replace("-", "_").replace(".", "_").lower() if isinstance(name, str) else None
 
 
-def _fate(manifest: SensorManifest, workspace: Path, facts: dict[str, Any]) -> dict[str, Any]:
+def _claimed(workspace: Path) -> list[str] | None:
+    """Every file the units claim now (None: no unit, or a manifest that does not read)."""
+    try:
+        paths = RecordPaths.resolve(workspace, None, None, None)
+        manifests = paths.all_manifests()
+        found = {
+            name
+            for manifest in manifests
+            for name in claimed_files(read_source_manifest(manifest, workspace), workspace)
+        }
+    except InvalidInput:
+        return None
+    return sorted(found) if manifests else None
+
+
+def _fate(
+    manifest: SensorManifest, workspace: Path, facts: dict[str, Any], claimed: list[str] | None
+) -> dict[str, Any]:
     runner = manifest.runner
+    if runner is not None and runner.tools and claimed is not None:
+        taking = [t for t in runner.tools if filter_matching(t.files or manifest.matches, claimed)]
+        if not taking:  # a tool that would judge none of the units' files does not "run"
+            return {"runs": False, "why": "no claimed file is one its tools take"}
+        runner = runner.model_copy(update={"tools": taking})
     if runner is None:
         return {"runs": False, "why": f"no runner block (upstream fires it: {manifest.command})"}
     if runner.name == "coverage":
