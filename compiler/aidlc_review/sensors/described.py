@@ -25,7 +25,8 @@ from aidlc_review.sensors.context import (
 )
 from aidlc_review.sensors.formats import TEXT_FORMATS
 from aidlc_review.sensors.globs import filter_matching
-from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
+from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, make_finding, skipped
+from aidlc_review.sensors.rule_severity import Overrides
 from aidlc_review.sensors.suppressions import Suppressions, added_findings
 from aidlc_review.sensors.tools import find_tool, last_line, shown_command
 
@@ -129,15 +130,23 @@ def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[Ch
     if run.returncode == 1 and not hits and spec.takes == "project" and run.stdout.strip():
         raise SensorError(f"{spec.tool} failed without a report: {last_line(run.stdout)}")
     wanted = set(files)
+    overrides = Overrides.from_settings(ctx.settings.get("severity"))
     found: dict[str, list[CheckFinding]] = {}
     for hit in hits:
         path = _relative(ctx.workspace, hit.path)
         if path not in wanted:
             continue  # only claimed files count
         rule = f"{spec.tool}:{hit.rule}" if hit.rule else spec.tool
-        level = "major" if hit.level == "error" else "minor"
+        default = ctx.severity(hit.level, "major" if hit.level == "error" else "minor")
+        level = overrides.tuned(rule, path, default)
+        if level == "off":
+            continue
+        if ctx.manifest.severity_class == "advisory":
+            level = "minor"  # an advisory sensor never blocks on its findings
         message = f"{hit.rule} {hit.message}" if hit.rule else hit.message
-        finding = ctx.finding(path, hit.line, message, rule, hit.level, level)
+        finding = make_finding(
+            ctx.name, level, ctx.manifest.category, path, hit.line, message, rule
+        )
         found.setdefault(path, []).append(finding)
     marks = Suppressions(ctx.workspace, ctx.settings, spec.suppressions)
     judged = [f for items in marks.judge(found).values() for f in items]

@@ -184,6 +184,12 @@ class Overrides:
         test = self.is_test(path)
         group = TABLE.get(code)
         level = (group.in_tests if test else group.severity) if group else DEFAULT
+        return self.tuned(code, path, level)
+
+    def tuned(self, code: str, path: str, level: str) -> str:
+        """``level`` (the tool's own, or the table's) with the workspace's overrides for rule
+        ``code`` applied, never below a floor: the same for every tool (``eslint:no-eval``)."""
+        test = self.is_test(path)
         level = (self.rules or {}).get(code, level)
         if test:
             level = (self.tests or {}).get(code, level)

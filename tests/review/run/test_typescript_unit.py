@@ -141,3 +141,17 @@ def test_a_typescript_project_without_tsconfig_says_no_type_check_ran(project: P
     assert checks["type-check"]["reason"].startswith(
         "no type-check ran for 2 claimed file(s): the workspace configures none of its tools"
     )
+
+
+def test_a_severity_override_reads_the_same_for_a_typescript_rule(project: Path) -> None:
+    """``eslint:no-eval`` is tuned like ``S608``: the workspace's table, at the base."""
+    (project / ".aidlc-review.toml").write_text(
+        FILES[".aidlc-review.toml"] + '\n[severity.rules]\n"eslint:no-eval" = "off"\n'
+    )
+    git(project, "add", ".aidlc-review.toml")
+    git(project, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "t")
+
+    review(project)
+
+    rules = {f["rule"] for f in findings_doc(project)["passes"][-1]["findings"]}
+    assert "eslint:no-eval" not in rules and "tsc:TS2322" in rules

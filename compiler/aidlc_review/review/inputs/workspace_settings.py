@@ -38,6 +38,7 @@ PACKAGE_JSON = "package.json"
 SETTINGS_FILES = (OWN_FILE, PYPROJECT, PACKAGE_JSON)
 Level = Literal["critical", "major", "minor", "off"]
 _RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
+_TOOL_RULE = re.compile(r"[a-z][a-z0-9-]*:[\w@/.-]+")  # eslint:no-eval, tsc:TS2322
 
 
 class SeverityOverrides(BaseModel):
@@ -300,10 +301,13 @@ def _check_floors(overrides: SeverityOverrides | None, shown: str, text: str) ->
 
 
 def _refusal(code: str, level: str, in_tests: bool) -> str | None:
-    if code not in rule_severity.TABLE and not _RULE_CODE.fullmatch(code):
+    if code not in rule_severity.TABLE and not (
+        _RULE_CODE.fullmatch(code) or _TOOL_RULE.fullmatch(code)
+    ):
         return (
-            f"{code!r} is not a ruff rule code (like 'S608'); a secret the secret-scan finds "
-            "is always critical and cannot be overridden"
+            f"{code!r} is not a rule id (a ruff code like 'S608', or tool:rule like "
+            "'eslint:no-eval'); a secret the secret-scan finds is always critical and cannot "
+            "be overridden"
         )
     floor = (rule_severity.FLOORS_IN_TESTS if in_tests else rule_severity.FLOORS).get(code)
     if not rule_severity.below(level, floor):
