@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
     Tool,
+    ToolMissing,
     cached_version,
     nothing_to_check,
 )
@@ -46,6 +48,34 @@ def described_tools(ctx: SensorContext) -> list[tuple[Tool, list[str]]]:
         path = workspace_tool(ctx, spec.tool)
         if files and path is not None:
             chosen.append((Tool(spec, path, cached_version(ctx, path, spec.version)), files))
+    return chosen + _declared_tools(ctx)
+
+
+def _declared_tools(ctx: SensorContext) -> list[tuple[Tool, list[str]]]:
+    """The tools the project declares for this check (settings ``tools``, read at the base),
+    on the claimed files they name, whatever the manifest's ``matches``; one that is not
+    installed is a ``ToolMissing``: a declared tool is never skipped quietly."""
+    chosen = []
+    for declared in ctx.settings.get("tools", []):
+        if declared["check"] != ctx.name:
+            continue
+        program = PurePosixPath(declared["argv"][0]).name
+        spec = ToolSpec(
+            tool=program,
+            argv=list(declared["argv"]),
+            files=declared["files"],
+            format=declared["format"],
+            takes=declared["takes"],
+        )
+        files = filter_matching(spec.files or "", ctx.claimed)
+        if not files:
+            continue
+        path = workspace_tool(ctx, program)
+        if path is None:
+            raise ToolMissing(
+                f"{program}, which the project declares for {ctx.name}, is not installed"
+            )
+        chosen.append((Tool(spec, path, "declared"), files))
     return chosen
 
 
@@ -54,9 +84,9 @@ def run_with_described(
 ) -> CheckResult:
     """A runner's check: its own tool (``own``) on the claimed files it takes, and every
     described tool the workspace configures on theirs, in one result."""
-    if not ctx.files:
-        return nothing_to_check(ctx)
     others = described_tools(ctx)
+    if not ctx.files and not others:
+        return nothing_to_check(ctx)
     mine = own_files(ctx)
     if not others and not mine:
         return left_unjudged(ctx)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 import xml.etree.ElementTree as ET  # noqa: S405 - a report the run's own tool wrote
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,6 +97,49 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())[:MESSAGE_LIMIT]
 
 
+_SARIF_LEVELS = {"error": "error", "warning": "warning", "note": "warning", "none": "warning"}
+
+
+def sarif(text: str) -> list[Hit]:
+    """SARIF 2.1.0 (any static analyser): each result at its first physical location; a
+    ``file://`` URI is a path, a relative one is the workspace's."""
+    try:
+        log = json.loads(text)
+        runs = log["runs"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SensorError(f"unreadable SARIF output: {exc}") from None
+    hits = []
+    for run in runs if isinstance(runs, list) else []:
+        for result in run.get("results", []) if isinstance(run, dict) else []:
+            place = ((result.get("locations") or [{}])[0] or {}).get("physicalLocation", {})
+            uri = str(place.get("artifactLocation", {}).get("uri", ""))
+            path = urllib.parse.unquote(uri.removeprefix("file://"))
+            line = place.get("region", {}).get("startLine")
+            message = (result.get("message") or {}).get("text", "")
+            level = _SARIF_LEVELS.get(str(result.get("level", "warning")), "warning")
+            hits.append(Hit(path, line if isinstance(line, int) else None,
+                            result.get("ruleId"), _one_line(message), level))  # fmt: skip
+    return hits
+
+
+def checkstyle_xml(text: str) -> list[Hit]:
+    """Checkstyle XML (shellcheck ``-f checkstyle``, many linters): ``<file name>`` holding
+    ``<error line severity message source>``."""
+    try:
+        root = ET.fromstring(text)  # noqa: S314 - the run's own tool wrote it
+    except ET.ParseError as exc:
+        raise SensorError(f"unreadable checkstyle output: {exc}") from None
+    hits = []
+    for file in root.iter("file"):
+        for error in file.iter("error"):
+            line = error.get("line", "")
+            rule = (error.get("source") or "").rsplit(".", 1)[-1] or None
+            level = "error" if error.get("severity") == "error" else "warning"
+            hits.append(Hit(file.get("name", ""), int(line) if line.isdigit() else None, rule,
+                            _one_line(error.get("message", "")), level))  # fmt: skip
+    return hits
+
+
 def file_list(text: str) -> list[Hit]:
     """One path per line: the files a formatter's check would change (``prettier
     --list-different``, ``biome format`` with ``--reporter=summary``...)."""
@@ -108,5 +152,7 @@ TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
     "eslint-json": eslint_json,
     "tsc-text": tsc_text,
     "file-list": file_list,
+    "sarif": sarif,
+    "checkstyle-xml": checkstyle_xml,
 }
 FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {"junit-xml": junit_xml}

@@ -119,6 +119,8 @@ class UnitContext:
         if in_force.note:
             settings["in_force"] = in_force.note
         chosen = in_force.settings.for_unit(self.paths.unit)
+        if in_force.settings.tools:  # the project's own declared tools, as at the base
+            settings["tools"] = [tool.model_dump() for tool in in_force.settings.tools]
         for name, value in (
             ("coverage_command", chosen.test_command),
             ("coverage_threshold", chosen.coverage_threshold),

@@ -165,13 +165,38 @@ class UnitOverrides(_Settings):
         )
 
 
+class DeclaredTool(BaseModel):
+    """A tool the project declares for a check (``[[tools]]``), in a language the sensors
+    have no descriptor for: it runs ``argv`` on the claimed files ``files`` matches (after
+    ``--``), or on the project, and its report is read by the parser of ``format``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    check: Literal["formatter", "linter", "type-check", "security"]
+    argv: list[str] = Field(min_length=1)
+    files: str = Field(min_length=1)
+    format: str
+    takes: Literal["files", "project"] = "files"
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        from aidlc_review.sensors.formats import TEXT_FORMATS
+
+        if value not in TEXT_FORMATS:
+            raise ValueError(f"must be one of {', '.join(sorted(TEXT_FORMATS))}, got {value!r}")
+        return value
+
+
 class WorkspaceSettings(_Settings):
     units: dict[str, UnitOverrides] = Field(default_factory=dict)
+    # read at the base like the rest: a change cannot add or swap the tools that judge it
+    tools: list[DeclaredTool] = Field(default_factory=list)
 
     def for_unit(self, unit: str | None) -> UnitSettings:
         """The settings in force for ``unit``: its own table over the workspace's."""
         own = self.units.get(unit or "")
-        merged = self.model_dump(by_alias=True, exclude={"units"}, exclude_none=True)
+        merged = self.model_dump(by_alias=True, exclude={"units", "tools"}, exclude_none=True)
         if own is not None:
             merged.update(own.model_dump(by_alias=True, exclude_none=True))
         return UnitSettings.model_validate(merged)
