@@ -194,31 +194,30 @@ def _detect_one(entry: str, workspace: Path) -> bool:
         return True
     if path.suffix in (".cfg", ".ini"):
         return _ini_has_section(path, table)
-    if path.suffix == ".json":  # package.json:prettier
-        return _json_has_key(path, table)
     try:
-        data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = parse_keyed(path.read_text(encoding="utf-8"), path.suffix == ".json")
+    except (OSError, UnicodeDecodeError, ValueError):  # TOMLDecodeError is a ValueError
         return False
-    for key in table.split("."):
-        if not isinstance(data, dict) or key not in data:
-            return False
-        data = data[key]
-    return True
+    return dig(data, table) is not ABSENT
 
 
-def _json_has_key(path: Path, dotted: str) -> bool:
+ABSENT = object()  # what ``dig`` finds where the key is not
+
+
+def parse_keyed(text: str, json_file: bool) -> Any:
+    """A TOML file, or a JSON one (``package.json``): ValueError when it does not parse."""
     import json
 
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
+    return json.loads(text) if json_file else tomllib.loads(text)
+
+
+def dig(data: Any, dotted: str) -> Any:
+    """The value at ``a.b.c`` in nested tables; ``ABSENT`` when a key is not there."""
     for key in dotted.split("."):
         if not isinstance(data, dict) or key not in data:
-            return False
+            return ABSENT
         data = data[key]
-    return True
+    return data
 
 
 def _ini_has_section(path: Path, section: str) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.sensors.context import SensorContext, ToolMissing
 from aidlc_review.sensors.described import workspace_tool
-from aidlc_review.sensors.formats import FILE_FORMATS
+from aidlc_review.sensors.formats import FILE_FORMATS, Hit
 from aidlc_review.sensors.project_env import command_argv
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.suppressions import Suppressions, added_findings
@@ -68,10 +68,7 @@ def _resolved(ctx: SensorContext, spec: ToolSpec, argv: list[str]) -> list[str]:
     return argv
 
 
-def _failed_test(ctx: SensorContext, hit: object) -> CheckFinding:
-    from aidlc_review.sensors.formats import Hit
-
-    assert isinstance(hit, Hit)
+def _failed_test(ctx: SensorContext, hit: Hit) -> CheckFinding:
     path = hit.path if (ctx.workspace / hit.path).is_file() else ""
     message = f"test {hit.rule} failed: {hit.message}"
     return ctx.finding(path, hit.line, message, "tests-failed", "tests_failed", "major")

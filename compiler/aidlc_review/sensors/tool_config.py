@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import ast
 import configparser
-import json
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aidlc_review.harness.definitions.sensor import ConfigSpec, ToolSpec
 from aidlc_review.sensors.base_text import base_commit, base_texts
+from aidlc_review.sensors.context import ABSENT, dig, parse_keyed
 from aidlc_review.sensors.globs import compile_glob, filter_matching
 from aidlc_review.sensors.results import CheckFinding
 
@@ -69,40 +68,24 @@ def _changed(spec: ConfigSpec, path: str, now: str | None, base: str | None) -> 
     if spec.section is None:
         return None if now == base else ("a new file" if base is None else "the file")
     if path.endswith((".toml", ".json")):
-        read = _toml_table if path.endswith(".toml") else _json_key
-        same = read(base, spec.section) == read(now, spec.section)
+        json_file = path.endswith(".json")
+        same = _keyed(base, spec.section, json_file) == _keyed(now, spec.section, json_file)
         return None if same else f"[{spec.section}]"
     before, after = _ini_sections(base, spec.section), _ini_sections(now, spec.section)
     names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
     return ", ".join(f"[{name}]" for name in names) if names else None
 
 
-def _toml_table(text: str | None, dotted: str) -> Any:
+def _keyed(text: str | None, dotted: str, json_file: bool) -> Any:
+    """The table (TOML) or key (JSON) at ``dotted``; None where absent."""
     if text is None:
         return None
     try:
-        data: Any = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return UNREADABLE
-    for key in dotted.split("."):
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-def _json_key(text: str | None, dotted: str) -> Any:
-    if text is None:
-        return None
-    try:
-        data: Any = json.loads(text)
+        data = parse_keyed(text, json_file)
     except ValueError:
         return UNREADABLE
-    for key in dotted.split("."):
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
+    found = dig(data, dotted)
+    return None if found is ABSENT else found
 
 
 def _ini_sections(text: str | None, pattern: str) -> dict[str, Any]:
