@@ -101,7 +101,25 @@ def run_with_described(
 
 
 def left_unjudged(ctx: SensorContext) -> CheckResult:
-    """Claimed files no configured tool of this check takes: said, never read as clean."""
+    """Claimed files no configured tool of this check takes: said, never read as clean;
+    a tool the workspace configures for them but has not installed is named."""
+    from aidlc_review.sensors.context import is_detected
+
+    absent = [
+        spec.tool
+        for spec in ctx.runner.tools
+        if spec.format
+        and is_detected(spec, ctx.workspace)
+        and filter_matching(spec.files or "**", ctx.files)
+    ]
+    if absent:
+        return skipped(
+            ctx.name,
+            f"no {ctx.name} ran for {len(ctx.files)} claimed file(s): the workspace configures "
+            f"{', '.join(absent)} but has not installed it (looked in "
+            f"{', '.join(BIN_DIRS)} and PATH; the review never installs anything)",
+            ctx.manifest.category,
+        )
     looked = sorted({e for spec in ctx.runner.tools if spec.format for e in spec.detect[:3]})
     return skipped(
         ctx.name,
