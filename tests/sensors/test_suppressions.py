@@ -43,6 +43,14 @@ def test_a_suppression_moved_onto_other_code_or_copied_is_added():
     assert [(m.line, m.added) for m in marks] == [(1, True), (2, False), (3, True)]
 
 
+def test_a_file_wide_suppression_widened_by_the_change_is_added():
+    file_wide = SuppressionSpec(
+        pattern=r"#\s*ruff:\s*noqa(?::\s*(?P<rules>[A-Z]+[0-9]+))?", hides="x", scope="file"
+    )
+    [mark] = find_marks("# ruff: noqa\nimport os\n", "# ruff: noqa: E501\nimport os\n", [file_wide])
+    assert (mark.rules, mark.added) == (None, True)
+
+
 def test_without_a_base_every_suppression_is_added():
     assert [m.added for m in find_marks(BASE, None, [NOQA])] == [True]
 

@@ -67,11 +67,10 @@ def find_marks(text: str, base: str | None, specs: Iterable[SuppressionSpec]) ->
             if found is None:
                 continue
             key = line.strip()
-            if spec.scope == "file":
-                added = not at_base
-            else:
-                added = at_base[key] <= 0
-                at_base[key] -= 1
+            # a file-wide one too: the same line anywhere in the base file (one widened
+            # to cover every rule is a new line, so added)
+            added = at_base[key] <= 0
+            at_base[key] -= 1
             marks.append(Mark(number, found.group(0).strip(), _rules(found), spec, added))
     return sorted(marks, key=lambda m: m.line)
 

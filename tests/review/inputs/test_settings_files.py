@@ -34,3 +34,28 @@ def test_a_misspelt_key_names_the_file_its_line_and_the_key(tmp_path: Path) -> N
     said = str(caught.value)
     assert said.startswith(f"{tmp_path / '.aidlc-review.toml'}:2: test-comand: ")
     assert "did you mean 'test-command'?" in said
+
+
+def test_a_settings_file_the_change_plants_does_not_set_the_bases_table_aside(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    from aidlc_review.review.inputs.workspace_settings import settings_in_force
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.aidlc-review]\ntest-command = "python -m pytest -q tests"\n'
+    )
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    base = subprocess.run(
+        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    (tmp_path / ".aidlc-review.toml").write_text("# no test command: no tests run\n")
+
+    in_force = settings_in_force(tmp_path, base)
+
+    assert in_force.settings.test_command == "python -m pytest -q tests"
+    assert in_force.note is not None

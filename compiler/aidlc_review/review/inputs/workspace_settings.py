@@ -229,8 +229,12 @@ def settings_in_force(workspace: Path, base: str | None) -> InForce:
     own = load_settings(workspace)
     if base is None:
         return InForce(own, None)
-    name = settings_file(workspace)
-    text = show_at(workspace, base, name)
+    # which file holds them is the base's choice too: a settings file the change plants
+    # ahead of the base's (an empty .aidlc-review.toml) does not set the base's table aside
+    name, text = next(
+        ((n, t) for n in SETTINGS_FILES if (t := show_at(workspace, base, n)) is not None),
+        (settings_file(workspace), None),
+    )
     at_base = (
         WorkspaceSettings.model_validate({})
         if text is None
