@@ -31,7 +31,7 @@ def test_a_claimed_misformatted_file_is_found_and_an_unclaimed_one_next_to_it_is
     assert result.status == "failed"
     assert (result.tool, result.command) == (
         "ruff",
-        "ruff format --check --output-format json --no-force-exclude -- <2 files>",
+        "ruff format --check --output-format json --no-force-exclude --no-cache -- <2 files>",
     )
     assert located(result) == [("src/claimed.py", 1, "formatter/unformatted", "minor")]
     assert (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.sensors import mypy_seed, run_sensors
+from aidlc_review.sensors import mypy_seed, run_sensors, tool_cache
 from tests.sensors.support import (
     MYPY_CONFIG,
     built_once,
@@ -61,7 +61,11 @@ def seeded(tmp_path_factory) -> Path:
 
 
 def seeds_copied(seeded: Path, root: Path) -> Path:
+    """The shared seeds copied into ``root``, sealed as this machine's own clean run leaves
+    them (a copy has new inodes: unsealed, it would be removed, never planted)."""
     shutil.copytree(seeded, root / "seeds", symlinks=True)
+    for seed in seeds_of(root):
+        tool_cache.seal(seed)
     return root
 
 
@@ -114,11 +118,26 @@ def test_a_run_that_saw_a_secret_leaves_no_seed(tmp_path: Path):
     assert KEY.encode() not in tree_bytes(root)
 
 
+def test_a_seed_rewritten_after_its_seal_is_removed_never_planted(seeded: Path, tmp_path: Path):
+    root = seeds_copied(seeded, tmp_path / "cache")
+    [seed] = seeds_of(root)
+    for stored in seed.rglob("*.db"):
+        stored.write_bytes(b"an agent's cache")
+    said: list[str] = []
+
+    result = type_check(make_workspace(tmp_path / "second", FILES), root, said)
+
+    assert SEEDED not in said
+    assert located(result) == [("app/claimed.py", 3, "assignment", "major")]
+    assert b"an agent's cache" not in tree_bytes(root), "removed; the clean run left a new seed"
+
+
 def test_a_broken_seed_costs_one_cold_run_and_is_replaced(seeded: Path, tmp_path: Path):
     root = seeds_copied(seeded, tmp_path / "cache")
     [seed] = seeds_of(root)
     for stored in seed.rglob("*.db"):
         stored.write_bytes(b"not a database")
+    tool_cache.seal(seed)  # broken as this machine sealed it: mypy itself must refuse it
     said: list[str] = []
 
     result = type_check(make_workspace(tmp_path / "second", FILES), root, said)
@@ -131,6 +150,7 @@ def test_a_broken_seed_costs_one_cold_run_and_is_replaced(seeded: Path, tmp_path
 
 def test_a_seed_is_planted_only_into_a_workspace_without_a_cache(tmp_path: Path):
     seed = make_workspace(tmp_path / "seed", {"3.11/cache.0.db": "seed"})
+    tool_cache.seal(seed)
     own = make_workspace(tmp_path / "own", {"3.11/cache.0.db": "own"})
     fresh = tmp_path / "fresh"
 
@@ -159,6 +179,7 @@ def test_a_hang_from_the_seed_is_not_run_twice_and_keeps_the_seed(tmp_path: Path
     )
     root = tmp_path / "cache"
     seed = make_workspace(mypy_seed.location(root / "seeds", "mypy 9.9", mypy), {"x": "seed"})
+    tool_cache.seal(seed)
     said: list[str] = []
 
     result = run_one(

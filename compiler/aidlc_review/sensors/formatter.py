@@ -1,7 +1,8 @@
 """formatter: the workspace's configured formatter, check-only, one finding per unformatted file.
 
 ruff format and black are both run with ``--check``, which never writes; the
-tool's own cache is pointed at our scratch directory so the workspace stays untouched.
+tools' own caches are never read (ruff's ``--no-cache``, an empty black cache each run):
+the agents the review polices could write them.
 A finding is located at the first line the formatter would change: ruff's JSON names it,
 black's ``--diff`` shows it as the first changed line of the file's first hunk.
 """
@@ -10,7 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from aidlc_review.sensors.context import (
     SensorContext,
@@ -40,10 +44,10 @@ def run(ctx: SensorContext) -> CheckResult:
 def _own(ctx: SensorContext) -> CheckResult:
     tool = select_tool(ctx)
     argv = ruff_argv(tool)
-    env = {
-        "RUFF_CACHE_DIR": str(ctx.scratch / "ruff"),
-        "BLACK_CACHE_DIR": str(ctx.scratch / "black"),
-    }
+    # black skips a file its cache lists as formatted, and an agent can write that cache:
+    # each run starts an empty one (ruff's descriptor says --no-cache)
+    black_cache = Path(tempfile.mkdtemp(prefix="black-", dir=ctx.scratch))
+    env = {"BLACK_CACHE_DIR": str(black_cache)}
 
     def check(batch: list[str]) -> dict[str, list[CheckFinding]]:
         run = ctx.run([*argv, "--", *batch], env)
@@ -51,9 +55,12 @@ def _own(ctx: SensorContext) -> CheckResult:
         parse = _parse_black if tool.spec.tool == "black" else _parse_ruff
         return parse(ctx, run.returncode or 0, run.stdout, run.stderr, batch)
 
-    findings = run_file_local(
-        ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool, CONFIG_FILES, check
-    )
+    try:
+        findings = run_file_local(
+            ctx, (tool.spec.model_dump(), tool.version), tool.spec.tool, CONFIG_FILES, check
+        )
+    finally:
+        shutil.rmtree(black_cache, ignore_errors=True)
     return judged(
         ctx.name,
         findings,

@@ -11,7 +11,9 @@ A seed saves work and decides nothing: mypy checks each cached module against it
 differs, so a seeded run reports what a cold one would. A seeded run that fails is run
 again cold (``type_check``) and the seed is dropped. A seed is keyed by mypy's version and
 executable, is copied whole into a temporary folder and renamed into place (complete or
-absent), and is never written again: a second publisher's copy is discarded.
+absent), and is never written again: a second publisher's copy is discarded. A seed is
+sealed like the cache it came from (``tool_cache``): one that no longer matches its seal is
+removed, not planted.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from aidlc_review.sensors import tool_cache
 from aidlc_review.sensors.cache import digest
 
 STALE_SECONDS = 600.0  # a staging folder this old is a killed copy's, not a running one's
@@ -36,8 +39,8 @@ def plant(seed: Path, cache: Path) -> bool:
     """Start ``cache`` (absent) from a copy of ``seed``; False when there is nothing to do or
     the copy failed (then mypy simply starts cold). The caller holds the workspace's mypy
     lock, so any half copy beside ``cache`` is a killed run's."""
-    if cache.exists() or not seed.is_dir():
-        return False
+    if cache.exists() or not seed.is_dir() or not tool_cache.trusted(seed):
+        return False  # a seed not as its publisher sealed it is removed, never copied
     _remove_half_copies(cache, older_than=0)
     return _copy_into_place(seed, cache)
 
@@ -48,7 +51,8 @@ def publish(cache: Path, seed: Path) -> None:
         return
     seed.parent.mkdir(parents=True, exist_ok=True)
     _remove_half_copies(seed, older_than=STALE_SECONDS)  # others may be copying right now
-    _copy_into_place(cache, seed)
+    if _copy_into_place(cache, seed):
+        tool_cache.seal(seed)
 
 
 def discard(seed: Path) -> None:

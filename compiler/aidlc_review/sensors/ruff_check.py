@@ -32,8 +32,9 @@ def overrides_of(ctx: SensorContext) -> Overrides:
 def check_batch(
     ctx: SensorContext, argv: list[str], batch: list[str]
 ) -> dict[str, list[CheckFinding]]:
-    """ruff's findings on ``batch``, per claimed file (ruff's cache kept out of the workspace)."""
-    run = ctx.run([*argv, "--", *batch], {"RUFF_CACHE_DIR": str(ctx.scratch / "ruff")})
+    """ruff's findings on ``batch``, per claimed file (the descriptor's ``--no-cache``: ruff
+    reads no cache an agent could rewrite)."""
+    run = ctx.run([*argv, "--", *batch])
     refuse_unchecked(run)
     if run.returncode not in (0, 1):
         raise SensorError(

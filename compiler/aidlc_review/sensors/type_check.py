@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.flock import FileLock
-from aidlc_review.sensors import mypy_seed
+from aidlc_review.sensors import mypy_seed, tool_cache
 from aidlc_review.sensors.context import (
     SensorContext,
     SensorError,
@@ -70,12 +70,17 @@ def _mypy_run(ctx: SensorContext) -> CheckResult:
     # and concurrent mypy processes on one cache can crash each other: take turns.
     lock = FileLock(str(ctx.scratch / "mypy-cache.lock"))
     with lock:
-        if ctx.seeds is None:
-            items = _mypy(ctx, argv)
-        else:
-            seed = mypy_seed.location(ctx.seeds, tool.version, tool.path)
-            items = _mypy_from_seed(ctx, argv, cache, seed)
-            ctx.keep_if_clean.append(lambda: _publish(lock, cache, seed))
+        if not tool_cache.trusted(cache):
+            ctx.progress(f"{ctx.name}: mypy's cache did not match its seal: removed, cold start")
+        try:
+            if ctx.seeds is None:
+                items = _mypy(ctx, argv)
+            else:
+                seed = mypy_seed.location(ctx.seeds, tool.version, tool.path)
+                items = _mypy_from_seed(ctx, argv, cache, seed)
+                ctx.keep_if_clean.append(lambda: _publish(lock, cache, seed))
+        finally:
+            tool_cache.seal(cache)  # as mypy left it: an edit after this is seen next time
     found: dict[str, list[CheckFinding]] = {}
     for finding in _findings(ctx, items):
         found.setdefault(finding.path, []).append(finding)
