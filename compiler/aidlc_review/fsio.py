@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from aidlc_review.errors import DiskFull
 
 
 def _read_umask() -> int:
@@ -47,9 +50,14 @@ def write_atomic(path: Path, text: str | bytes) -> None:
 
     A kill at any point leaves either the old file or the new one, never half.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode() if isinstance(text, str) else text
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        if exc.errno in FULL:
+            raise disk_full(path, exc) from None
+        raise
     try:
         os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; artifacts honour the umask
         with os.fdopen(fd, "wb") as handle:
@@ -57,6 +65,19 @@ def write_atomic(path: Path, text: str | bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno in FULL:
+            raise disk_full(path, exc) from None
         raise
+
+
+FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def disk_full(path: Path | str, exc: OSError) -> DiskFull:
+    """The error a write that found no space becomes: exit 2, naming where it was written."""
+    return DiskFull(
+        f"{path}: {exc.strerror or 'no space left on device'}: not written (what was there "
+        "before is kept); free some space and run the command again"
+    )

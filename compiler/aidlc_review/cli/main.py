@@ -84,14 +84,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERNAL
+    except OSError as exc:
+        from aidlc_review.fsio import FULL, disk_full  # only a failed run pays the import
+
+        if exc.errno not in FULL:
+            return _internal(exc)
+        print(disk_full(exc.filename or "a file of the run", exc), file=sys.stderr)
+        return EXIT_INVALID
     except Exception as exc:  # the one place an unexpected error becomes exit 3
-        if os.environ.get("AIDLC_DEBUG"):
-            raise
-        print(
-            f"internal error: {type(exc).__name__}: {exc} (set AIDLC_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> int:
+    if os.environ.get("AIDLC_DEBUG"):
+        raise exc
+    print(
+        f"internal error: {type(exc).__name__}: {exc} (set AIDLC_DEBUG=1 for a traceback)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 def entry() -> None:

@@ -50,7 +50,9 @@ class ResultCache:
         self.directory = directory
         self._lock = threading.Lock()
         self._key: bytes | None = None  # in memory, nothing else can write the entries
+        self._progress = progress
         self.forged = 0  # entries whose MAC did not verify: read as misses
+        self.unwritable = False  # the disk is full: this run stores nothing more
         if directory is None:
             self._db = _open(":memory:")
             return
@@ -62,6 +64,10 @@ class ResultCache:
         except sqlite3.DatabaseError as exc:
             if _is_busy(exc):
                 raise  # a healthy cache another run holds: not ours to move
+            if _is_full(exc):  # a healthy cache on a full disk: this run keeps results in memory
+                self._said_full(exc)
+                self._db = _open(":memory:")
+                return
             # the cache is disposable: a file that is not our database is set aside, not fatal
             _move_aside(path)
             if progress is not None:
@@ -111,15 +117,33 @@ class ResultCache:
         ]
         # one explicit transaction: in autocommit mode every row would be its own commit
         with self._lock:
-            self._db.execute("BEGIN")
+            if self.unwritable:
+                return
             try:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+                self._insert(rows)
+            except sqlite3.DatabaseError as exc:
+                if not _is_full(exc):
+                    raise
+                self.unwritable = True  # losing the cache only costs time
+                self._said_full(exc)
+
+    def _insert(self, rows: list[tuple[str, str]]) -> None:
+        self._db.execute("BEGIN")
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows)
             self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+
+    def _said_full(self, exc: sqlite3.DatabaseError) -> None:
+        if self._progress is not None:
+            where = self.directory / "results.sqlite3" if self.directory else "memory"
+            self._progress(
+                f"sensors: the result cache {where} cannot be written ({exc}): "
+                "this run stores no results there (it costs time, not the verdict)"
+            )
 
     def evict(self, current_scratch: Path) -> None:
         """Keep the on-disk cache bounded (``sensors.eviction``); in memory, nothing to do."""
@@ -154,6 +178,12 @@ def _open(target: str) -> sqlite3.Connection:
 def _is_busy(exc: sqlite3.DatabaseError) -> bool:
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _is_full(exc: sqlite3.DatabaseError) -> bool:
+    """The disk (or quota) is full, or the file cannot be written: not a broken cache."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY)
 
 
 def _move_aside(path: Path) -> None:
