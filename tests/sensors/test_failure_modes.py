@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -165,3 +167,37 @@ def test_a_sensor_without_a_built_in_runner_is_skipped(ws: Path) -> None:
     manifest = project_manifest("linter", runner={"name": "no-such-runner"})
     result = run_one(ws, ["a.py"], manifest)
     assert (result.status, result.reason) == ("skipped", "no built-in runner 'no-such-runner'")
+
+
+FLOOD = """
+import resource, sys
+from pathlib import Path
+from tests.sensors.support import run_one
+result = run_one(Path(sys.argv[1]), ["a.py"], "linter", settings={"tool_path": sys.argv[2]})
+peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+print(result.status, peak_mib, result.reason, sep="|")
+"""
+
+
+def test_a_tool_flooding_its_output_is_stopped_an_error_and_memory_stays_bounded(
+    ws: Path, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / "bin"
+    fake_tool(
+        bin_dir,
+        "ruff",
+        "import sys\nchunk = b'x' * (1 << 20)\nwhile True:\n    sys.stdout.buffer.write(chunk)\n",
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", FLOOD, str(ws), str(bin_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).parents[2],
+    )
+    status, peak_mib, reason = ran.stdout.strip().splitlines()[-1].split("|")
+    assert (status, reason) == (
+        "error",
+        "ruff printed more than 128 MiB: stopped, nothing it said read",
+    )
+    assert int(peak_mib) < 500, f"peak memory {peak_mib} MiB"

@@ -140,6 +140,8 @@ class SensorContext:
         run = run_tool(argv, self.workspace, self.timeout, env, heartbeat=beat)
         if run.timed_out:
             raise TimedOut(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
+        if run.flooded:
+            raise SensorError(f"{Path(argv[0]).name} {run.flooded}: stopped, nothing it said read")
         return run
 
 

@@ -12,6 +12,7 @@ no new tool until ``release_threads``.
 from __future__ import annotations
 
 import os
+import selectors
 import shutil
 import signal
 import subprocess
@@ -51,13 +52,14 @@ def release_threads(idents: frozenset[int]) -> None:
 
 @dataclass(frozen=True)
 class ToolRun:
-    returncode: int | None  # None when killed after the timeout
+    returncode: int | None  # None when killed: after the timeout, or flooding
     stdout: str
     stderr: str
+    flooded: str = ""  # why it was stopped for printing too much
 
     @property
     def timed_out(self) -> bool:
-        return self.returncode is None
+        return self.returncode is None and not self.flooded
 
 
 def find_tool(name: str, search_path: str | None = None) -> Path | None:
@@ -111,8 +113,10 @@ def run_tool(
         out, err = _wait(proc, timeout, heartbeat)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        proc.communicate()
         return ToolRun(None, "", "")
+    except Flooded as exc:
+        _kill_group(proc)
+        return ToolRun(None, "", "", flooded=str(exc))
     finally:
         with _LIVE_LOCK:  # unlisted before it is reaped: stop_threads signals listed ones
             _LIVE[ident].discard(proc)
@@ -121,23 +125,54 @@ def run_tool(
         # also after a normal exit: a child the tool left in the background must not
         # outlive the check (the group id stays reserved while any member is alive)
         _kill_group(proc)
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
     return ToolRun(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+
+
+class Flooded(Exception):
+    """The tool printed more than ``MAX_STDOUT_BYTES``: stopped, its output not read."""
+
+
+MAX_STDOUT_BYTES = 128 * 1024 * 1024  # eslint JSON with sources, thousands of files, fits
+MAX_STDERR_BYTES = 1024 * 1024  # only the tail is kept: the reason a tool failed is at its end
+CHUNK = 256 * 1024
 
 
 def _wait(
     proc: subprocess.Popen[bytes], timeout: float, heartbeat: Callable[[float], None] | None
 ) -> tuple[bytes, bytes]:
-    """``communicate`` in slices, so a long run can say it is alive (a retried
-    ``communicate`` loses no output)."""
+    """The tool's stdout and the tail of its stderr once it exits: ``TimeoutExpired`` after
+    ``timeout``, ``Flooded`` past ``MAX_STDOUT_BYTES`` (memory stays bounded whatever a test
+    suite prints). ``heartbeat`` hears the seconds so far every ``HEARTBEAT_SECONDS``."""
+    assert proc.stdout is not None and proc.stderr is not None
     started = time.monotonic()
-    while True:
-        left = timeout - (time.monotonic() - started)
-        if heartbeat is None or left <= HEARTBEAT_SECONDS:
-            return proc.communicate(timeout=max(left, 0.0))
-        try:
-            return proc.communicate(timeout=HEARTBEAT_SECONDS)
-        except subprocess.TimeoutExpired:
-            heartbeat(time.monotonic() - started)
+    beat = started + HEARTBEAT_SECONDS
+    out, err = bytearray(), bytearray()
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ, out)
+        selector.register(proc.stderr, selectors.EVENT_READ, err)
+        while selector.get_map():
+            now = time.monotonic()
+            if now - started >= timeout:
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+            if heartbeat is not None and now >= beat:
+                heartbeat(now - started)
+                beat = now + HEARTBEAT_SECONDS
+            wait = min(beat - now, timeout - (now - started))
+            for key, _ in selector.select(max(wait, 0.0)):
+                chunk = os.read(key.fd, CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                key.data.extend(chunk)
+                if len(out) > MAX_STDOUT_BYTES:
+                    raise Flooded(f"printed more than {MAX_STDOUT_BYTES >> 20} MiB")
+                if len(err) > 2 * MAX_STDERR_BYTES:
+                    del err[:-MAX_STDERR_BYTES]
+    proc.wait(timeout=max(timeout - (time.monotonic() - started), 0.0))
+    return bytes(out), bytes(err[-MAX_STDERR_BYTES:])
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
