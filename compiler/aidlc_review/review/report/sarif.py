@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from aidlc_review import __version__
 from aidlc_review.fsio import dump_json, write_atomic
@@ -89,7 +90,8 @@ def _result(finding: Finding, index: dict[str, int], place: Place | None) -> dic
     }
     if place is not None:
         region = {"startLine": place.line, "endLine": place.end_line}
-        artifact = {"uri": place.path, "uriBaseId": "%SRCROOT%"}
+        # a URI reference: a name with `#`, `?`, `%`, a space or a newline stays one path
+        artifact = {"uri": quote(place.path, safe="/"), "uriBaseId": "%SRCROOT%"}
         result["locations"] = [
             {"physicalLocation": {"artifactLocation": artifact, "region": region}}
         ]
