@@ -70,7 +70,6 @@ def test_a_stage_using_every_field_compiles_each_one_into_its_node():
         repair_agent="aidlc-fixer-agent",
         max_passes={"gated": 2, "autonomous": 3},
         plan_approval="required",
-        review_class="blocking",
         review_artifact="check",
         summary_confirmation=True,
         plugin="acme",
@@ -78,7 +77,9 @@ def test_a_stage_using_every_field_compiles_each_one_into_its_node():
         ars=True,
         required_sections=["Summary"],
     )
-    with_reviewer = stage("design", reviewer="aidlc-arch-agent", reviewer_max_iterations=3)
+    with_reviewer = stage(
+        "design", reviewer="aidlc-arch-agent", reviewer_max_iterations=3, review_class="blocking"
+    )
     node = stage_node(full, "3.1", {}, {}, ".claude")
     reviewed = stage_node(with_reviewer, "3.2", {}, {}, ".claude")
     set_fields = full.model_fields_set | with_reviewer.model_fields_set

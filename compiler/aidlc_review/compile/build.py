@@ -92,13 +92,15 @@ def compile_harness(
     harness, graph, warnings = load_valid(layout, strict, pinned)
     result = Compiled(harness, graph, warnings=warnings)
     result.outputs[STAGE_GRAPH] = render(
-        stage_graph_doc(graph, harness.sensors, harness.sensor_paths, display_root)
+        stage_graph_doc(graph, harness.sensors, harness.sensor_paths, display_root, harness.dialect)
     )
     result.outputs[SCOPE_GRID] = render(scope_grid_doc(graph))
     if uses_plugin(harness):
         from aidlc_review.compile.plans import scope_plans_doc
 
-        result.outputs[SCOPE_PLANS] = render(scope_plans_doc(graph, harness.scopes))
+        result.outputs[SCOPE_PLANS] = render(
+            scope_plans_doc(graph, harness.scopes, harness.dialect)
+        )
         from aidlc_review.compile.review_plan import review_plan
         from aidlc_review.harness.review_plan import PLAN_FILE, render_review_plan
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from aidlc_review.compile.graph import StageGraph
 from aidlc_review.fsio import dump_json
+from aidlc_review.harness.definitions.dialect import SOURCE, Dialect
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.definitions.stage import DEFAULT_REVIEWER_ITERATIONS, Stage
 from aidlc_review.harness.names import display_name
@@ -88,11 +89,15 @@ def stage_node(
     sensors: dict[str, SensorManifest],
     sensor_paths: dict[str, str],
     display_root: str,
+    dialect: Dialect = SOURCE,
 ) -> dict[str, Any]:
     authored = stage.model_dump(mode="json", exclude_none=True)
     if stage.reviewer is not None:
-        # Like upstream, the node always carries the cap of a stage with a reviewer.
+        # Like upstream, the node always carries the cap of a stage with a reviewer ...
         authored.setdefault("reviewer_max_iterations", DEFAULT_REVIEWER_ITERATIONS)
+        if dialect.node_review_class:
+            # ... and, where the engine's node has one, its class (the strongest unless given)
+            authored.setdefault("review_class", dialect.strongest_class)
     node: dict[str, Any] = {
         "slug": stage.slug,
         "number": number,
@@ -117,11 +122,13 @@ def stage_graph_doc(
     sensors: list[SensorManifest],
     sensor_paths: dict[str, str],
     display_root: str,
+    dialect: Dialect = SOURCE,
 ) -> list[dict[str, Any]]:
     numbers = graph.numbers()
     by_id = {s.id: s for s in sensors}
     return [
-        stage_node(s, numbers[s.slug], by_id, sensor_paths, display_root) for s in graph.ordered()
+        stage_node(s, numbers[s.slug], by_id, sensor_paths, display_root, dialect)
+        for s in graph.ordered()
     ]
 
 

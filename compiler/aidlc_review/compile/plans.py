@@ -14,13 +14,11 @@ from typing import Any
 
 from aidlc_review.compile.gates import PER_STAGE, PER_UNIT, Gate, resolve_gates
 from aidlc_review.compile.graph import StageGraph
+from aidlc_review.harness.definitions.dialect import BLOCKING, PLUGIN_LADDER, SOURCE, Dialect
 from aidlc_review.harness.definitions.scope import Scope
 from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES, Stage
 
 PLANS_VERSION = 1
-BLOCKING = "blocking"
-ADVISORY = "advisory"
-_CLASS_RANK = {ADVISORY: 0, BLOCKING: 1}
 
 
 @dataclass(frozen=True)
@@ -78,24 +76,31 @@ class ScopePlan:
         }
 
 
-def effective_review_class(stage: Stage, review_cap: str | None) -> str | None:
-    """The class a stage's review loop has in a scope.
+def effective_review_class(
+    stage: Stage, review_cap: str | None, dialect: Dialect = SOURCE
+) -> str | None:
+    """The class a stage's review loop has in a scope, in the plugin's words (``blocking``,
+    ``advisory``; None: no review), whatever words the harness's engine uses for them.
 
-    A cap lowers embedded reviewers only; a review stage (``reviews``) was
-    selected by ``scopes:`` and keeps its full strength.
+    A cap lowers embedded reviewers only (an engine's ``none`` silences them); a review
+    stage (``reviews``) was selected by ``scopes:`` and keeps its full strength.
     """
     if stage.reviews is not None:
         return BLOCKING
     if stage.reviewer is None:
         return None
-    declared = stage.review_class or BLOCKING
-    if review_cap is None:
-        return declared
-    return min(declared, review_cap, key=_CLASS_RANK.__getitem__)
+    rung = dialect.rung(stage.review_class or dialect.strongest_class)
+    if review_cap is not None:
+        rung = min(rung, dialect.rung(review_cap))
+    return PLUGIN_LADDER[rung] if rung else None
 
 
 def resolve_plan(
-    graph: StageGraph, scope: str, mode: str, review_cap: str | None = None
+    graph: StageGraph,
+    scope: str,
+    mode: str,
+    review_cap: str | None = None,
+    dialect: Dialect = SOURCE,
 ) -> ScopePlan:
     if mode not in CONSTRUCTION_MODES:
         raise ValueError(f"unknown construction mode {mode!r}")
@@ -106,7 +111,7 @@ def resolve_plan(
             number=numbers[stage.slug],
             repair_agent=stage.resolved_repair_agent,
             max_passes=stage.passes_for(mode),
-            review_class=effective_review_class(stage, review_cap),
+            review_class=effective_review_class(stage, review_cap, dialect),
             gates=tuple(resolve_gates(graph, stage, scope, mode)),
         )
         for stage in graph.scope_stages(scope)
@@ -123,12 +128,15 @@ def known_scopes(graph: StageGraph, scopes: Iterable[Scope]) -> dict[str, str | 
     return {name: caps[name] for name in sorted(caps)}
 
 
-def scope_plans_doc(graph: StageGraph, scopes: list[Scope]) -> dict[str, Any]:
+def scope_plans_doc(
+    graph: StageGraph, scopes: list[Scope], dialect: Dialect = SOURCE
+) -> dict[str, Any]:
     """The content of ``scope-plans.json``: every scope x construction mode."""
     plans: dict[str, Any] = {}
     for name, cap in known_scopes(graph, scopes).items():
         plans[name] = {
-            mode: resolve_plan(graph, name, mode, cap).to_json() for mode in CONSTRUCTION_MODES
+            mode: resolve_plan(graph, name, mode, cap, dialect).to_json()
+            for mode in CONSTRUCTION_MODES
         }
     return {"version": PLANS_VERSION, "modes": list(CONSTRUCTION_MODES), "scopes": plans}
 

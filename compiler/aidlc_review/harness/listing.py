@@ -21,6 +21,15 @@ from aidlc_review.errors import InvalidInput
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 PROJECT_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))
 PACKAGED = "_plugin"
+# The files of upstream's engine a compile reads (under the harness root): what makes a
+# harness an engine's, and where the engine declares its dialect (``harness.engine``).
+ENGINE_MARKER = "tools/aidlc-graph.ts"
+ENGINE_DECLARATIONS = (
+    ENGINE_MARKER,
+    "tools/aidlc-lib.ts",
+    "tools/aidlc-stage-schema.ts",
+    "tools/aidlc-version.ts",
+)
 
 
 def in_checkout() -> bool:
@@ -98,9 +107,22 @@ def sensor_files(root: str) -> list[str]:
     return _named(os.path.join(root, "sensors"), "aidlc-", ".md")
 
 
+def engine_files(root: str) -> list[str]:
+    """The engine's declaration files the harness holds (none without an engine)."""
+    found = (os.path.join(root, *name.split("/")) for name in ENGINE_DECLARATIONS)
+    return [path for path in found if os.path.isfile(path)]
+
+
 def definition_files(root: str, stages_dir: str) -> list[str]:
-    """Every file a compile reads: stages, scopes, agents, sensors, in that order."""
-    return [*stage_files(stages_dir), *scope_files(root), *agent_files(root), *sensor_files(root)]
+    """Every file a compile reads: stages, scopes, agents, sensors, then the engine's
+    declarations (they decide the dialect the rest is judged in), in that order."""
+    return [
+        *stage_files(stages_dir),
+        *scope_files(root),
+        *agent_files(root),
+        *sensor_files(root),
+        *engine_files(root),
+    ]
 
 
 def display(root: str, path: str) -> str:

@@ -18,6 +18,7 @@ from aidlc_review.diagnostics import Diagnostic
 from aidlc_review.harness.breadcrumbs import KeyChoices, diagnostics_from
 from aidlc_review.harness.definitions.agent import Agent
 from aidlc_review.harness.definitions.base import Definition, Origin
+from aidlc_review.harness.definitions.dialect import SOURCE, Dialect
 from aidlc_review.harness.definitions.scope import Scope
 from aidlc_review.harness.definitions.sensor import (
     Enforcement,
@@ -26,6 +27,7 @@ from aidlc_review.harness.definitions.sensor import (
     ToolSpec,
 )
 from aidlc_review.harness.definitions.stage import Consume, MaxPasses, Stage
+from aidlc_review.harness.engine import read_dialect
 from aidlc_review.harness.frontmatter import Document, FrontmatterError, read_document
 from aidlc_review.harness.layout import HarnessLayout
 
@@ -37,6 +39,8 @@ class Harness:
     """Everything a harness defines, in file-name order, plus what went wrong reading it."""
 
     layout: HarnessLayout
+    # what the harness's engine accepts in the files it owns (SOURCE: no engine)
+    dialect: Dialect = SOURCE
     stages: list[Stage] = field(default_factory=list)
     scopes: list[Scope] = field(default_factory=list)
     agents: list[Agent] = field(default_factory=list)
@@ -75,21 +79,54 @@ SENSOR_KEYS = _keys(SensorManifest, runner=RunnerSpec, tools=ToolSpec, enforce=E
 
 
 def load_definition(
-    path: Path, display: str, model: type[M], keys: KeyChoices, out: list[Diagnostic]
+    path: Path,
+    display: str,
+    model: type[M],
+    keys: KeyChoices,
+    out: list[Diagnostic],
+    dialect: Dialect = SOURCE,
 ) -> tuple[M, Document] | None:
-    """Read and validate one file; append diagnostics to ``out`` and return None on error."""
+    """Read and validate one file in ``dialect``; append diagnostics to ``out`` and return
+    None on error."""
     try:
         doc = read_document(path, display)
     except FrontmatterError as exc:
         out.append(exc.diagnostic)
         return None
+    data, refused = doc.data, []
+    if model is Stage:
+        refused = _engine_refuses(doc, dialect)
+        out.extend(refused)
+        data = {key: value for key, value in data.items() if not _refused(key, dialect)}
     try:
-        item = model.model_validate(doc.data)
+        item = model.model_validate(data, context=dialect.context())
     except ValidationError as exc:
         out.extend(diagnostics_from(exc, display, doc.line_of, keys))
         return None
+    if refused:
+        return None
     item.located(Origin(display, doc.first_line))
     return item, doc
+
+
+def _refused(key: str, dialect: Dialect) -> bool:
+    """A stage key this compiler knows that the harness's engine does not (a key neither
+    knows is the model's to report, with "did you mean")."""
+    return key in STAGE_KEYS[""] and dialect.unknown_stage_key(key)
+
+
+def _engine_refuses(doc: Document, dialect: Dialect) -> list[Diagnostic]:
+    """A stage key the harness's engine does not list fails its compile: one breadcrumb each."""
+    return [
+        Diagnostic(
+            doc.display_path,
+            doc.line_of((key,)),
+            key,
+            f"unknown key: {dialect.name}'s stage schema does not list it",
+        )
+        for key in doc.data
+        if _refused(key, dialect)
+    ]
 
 
 # Per kind: the key that must equal the file name, and whether the name drops "aidlc-".
@@ -126,7 +163,7 @@ def _load_kind(
     loaded: list[M] = []
     for path, display in files:
         stem = path.stem.removeprefix("aidlc-") if prefixed else path.stem
-        result = load_definition(path, display, model, keys, harness.diagnostics)
+        result = load_definition(path, display, model, keys, harness.diagnostics, harness.dialect)
         if result is None:
             harness.unloaded[kind].add(stem)
             continue
@@ -143,7 +180,7 @@ def _load_kind(
 
 
 def load_harness(layout: HarnessLayout) -> Harness:
-    harness = Harness(layout)
+    harness = Harness(layout, read_dialect(layout.root))
     harness.stages = _load_kind(harness, "stage", layout.stage_files(), Stage, STAGE_KEYS)
     harness.scopes = _load_kind(harness, "scope", layout.scope_files(), Scope, _keys(Scope))
     harness.agents = _load_kind(harness, "agent", layout.agent_files(), Agent, _keys(Agent))

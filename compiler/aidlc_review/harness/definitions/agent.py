@@ -19,4 +19,6 @@ class Agent(Definition):
     model: str | None = None
     effort: str | None = None
     color: str | None = None
+    # Claude Code's cap on a subagent's turns (engine 2.6's reviewers carry it)
+    maxTurns: int | None = Field(default=None, ge=1)  # noqa: N815
     metadata: dict[str, Any] | None = None

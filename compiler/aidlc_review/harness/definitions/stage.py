@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from aidlc_review.harness.definitions.base import KEBAB, Definition
+from aidlc_review.harness.definitions.dialect import dialect_of, one_of
 
 PHASES = ("initialization", "ideation", "inception", "construction", "operation")
 Phase = Literal["initialization", "ideation", "inception", "construction", "operation"]
@@ -14,7 +15,6 @@ Mode = Literal["inline", "subagent", "pipeline", "mob", "agent-team"]
 # A chain with no links and a room with one occupant are authoring errors (upstream's
 # ENSEMBLE_MODES in aidlc-stage-schema.ts rejects them the same way).
 ENSEMBLE_MODES = ("pipeline", "mob")
-ReviewClass = Literal["blocking", "advisory"]
 RESERVED_KEYS = ("on_failure", "blocks_on", "timeout", "retry")
 CONSTRUCTION_MODES = ("gated", "autonomous")
 DEFAULT_REVIEWER_ITERATIONS = 2
@@ -65,9 +65,12 @@ class Stage(Definition):
     reviewer: str | None = None
     # No upper bound: upstream's schema takes any positive integer.
     reviewer_max_iterations: int | None = Field(default=None, ge=1)
-    review_class: ReviewClass | None = None
+    # Engines differ here: the harness's dialect says which values it takes (the plugin's
+    # source form: blocking|advisory and a boolean; engine 2.6: adversarial|advisory and
+    # required|if-present).
+    review_class: str | None = None
     review_artifact: str | None = None
-    summary_confirmation: bool | None = None
+    summary_confirmation: bool | str | None = None
     repair_agent: str | None = None
     reviews: str | None = Field(default=None, pattern=KEBAB)
     max_passes: MaxPasses | None = None
@@ -88,6 +91,20 @@ class Stage(Definition):
                     raise ValueError(f"reserved:{key}")
         return data
 
+    @field_validator("review_class")
+    @classmethod
+    def _review_class_of_the_dialect(cls, value: str, info: ValidationInfo) -> str:
+        dialect = dialect_of(info)
+        return str(one_of(value, dialect.stage_review_classes, dialect))
+
+    @field_validator("summary_confirmation")
+    @classmethod
+    def _summary_confirmation_of_the_dialect(
+        cls, value: bool | str, info: ValidationInfo
+    ) -> bool | str:
+        dialect = dialect_of(info)
+        return one_of(value, dialect.summary_confirmations, dialect)  # type: ignore[no-any-return]
+
     @model_validator(mode="after")
     def _check_review_fields(self) -> Stage:
         if self.mode == "agent-team":
@@ -96,6 +113,8 @@ class Stage(Definition):
             raise ValueError(f"mode:mode {self.mode} requires a non-empty support_agents")
         if self.reviewer_max_iterations is not None and self.reviewer is None:
             raise ValueError("reviewer_max_iterations:needs a reviewer")
+        if self.review_class is not None and self.reviewer is None:
+            raise ValueError("review_class:needs a reviewer")
         if self.repair_agent is not None and not self.has_review_loop:
             raise ValueError(
                 "repair_agent:only valid on a stage with a review loop (reviewer or reviews)"
