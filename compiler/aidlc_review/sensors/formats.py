@@ -88,9 +88,60 @@ def junit_xml(report: Path) -> list[Hit]:
         path = case.get("file") or (classname if "/" in classname or "." in classname else "")
         line = case.get("line")
         said = problem.get("message") or problem.text or problem.tag
-        hits.append(Hit(path, int(line) if line and line.isdigit() else None,
-                        f"{classname} > {name}", _one_line(said), "error"))  # fmt: skip
+        at = (path, int(line)) if line and line.isdigit() else _frame(problem.text or "", path)
+        hits.append(Hit(at[0], at[1], f"{classname} > {name}", _one_line(said), "error"))
     return hits
+
+
+_FRAME = re.compile(r"(?:file://)?(?P<path>[\w@.~/\\-]+\.\w+):(?P<line>\d+):\d+")
+
+
+def _frame(text: str, path: str) -> tuple[str, int | None]:
+    """Where a failure happened when the case has no ``line``: the first stack frame in
+    its text on the case's own file (vitest: ``❯ tests/a.test.ts:9:26``), or, when the case
+    names no file (node --test), the first frame outside ``node_modules``."""
+    for found in _FRAME.finditer(text):
+        frame = found["path"]
+        if "node_modules/" in frame:
+            continue
+        if path and frame != path and not frame.endswith(f"/{path}"):
+            continue
+        return path or frame, int(found["line"])
+    return path, None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def jest_json(report: Path) -> list[Hit]:
+    """jest's ``--json`` report (vitest's ``json`` reporter writes the same shape): a hit per
+    failed test at its file and, with ``--testLocationInResults``, the line of its ``test(``,
+    named by its describe blocks and title; a test file that failed to run is a hit at it."""
+    try:
+        suites = json.loads(report.read_text(encoding="utf-8"))["testResults"]
+        if not isinstance(suites, list):
+            raise TypeError("testResults is not a list")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SensorError(f"unreadable jest JSON report {report.name}: {exc}") from None
+    hits = []
+    for suite in suites:
+        path = str(suite.get("name", "")) if isinstance(suite, dict) else ""
+        cases = suite.get("assertionResults") or [] if isinstance(suite, dict) else []
+        failed = [case for case in cases if case.get("status") == "failed"]
+        for case in failed:
+            line = (case.get("location") or {}).get("line")
+            name = " > ".join([*case.get("ancestorTitles", []), str(case.get("title", ""))])
+            said = _not_stack((case.get("failureMessages") or ["failed"])[0])
+            hits.append(Hit(path, line if isinstance(line, int) else None, name, said, "error"))
+        if not failed and isinstance(suite, dict) and suite.get("status") == "failed":
+            said = _not_stack(suite.get("message") or "the test file failed to run")
+            hits.append(Hit(path, None, "(test file)", said, "error"))
+    return hits
+
+
+def _not_stack(text: str) -> str:
+    kept = [ln for ln in _ANSI.sub("", str(text)).splitlines() if not ln.strip().startswith("at ")]
+    return _one_line("\n".join(kept))
 
 
 def _one_line(text: str) -> str:
@@ -155,4 +206,7 @@ TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
     "sarif": sarif,
     "checkstyle-xml": checkstyle_xml,
 }
-FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {"junit-xml": junit_xml}
+FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {
+    "junit-xml": junit_xml,
+    "jest-json": jest_json,
+}

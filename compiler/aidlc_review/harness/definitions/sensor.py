@@ -83,6 +83,14 @@ class ToolSpec(Definition):
     # write its report to ``{report}`` in that format
     runs: list[str] = []
     report_args: list[str] = []
+    # a test runner's coverage: the arguments that make it write a report in
+    # ``coverage_format`` named ``coverage_report`` into the folder ``{coverage}`` (an argument
+    # holding ``{source}`` is given once per claimed source file), and the packages one of
+    # which the workspace must have installed for it, each with the arguments it adds
+    coverage_args: list[str] = []
+    coverage_format: str | None = None
+    coverage_report: str | None = None
+    coverage_packages: dict[str, list[str]] = {}
 
 
 class RunnerSpec(Definition):
