@@ -29,7 +29,7 @@ from tests import engine_export
 # the engine's data, to choose mutation targets from at collection (the export's when given)
 UPSTREAM = engine_export.data() / ".claude"
 OUTPUTS = ("stage-graph.json", "scope-grid.json")
-KEY_LINE = re.compile(r"^([a-z_][a-z0-9_]*):")
+KEY_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):")  # maxTurns: camelCase too
 _yaml = YAML(typ="safe", pure=True)
 
 

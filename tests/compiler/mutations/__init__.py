@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from tests.compiler.mutations.base import Mutation
+from tests.compiler.mutations.dialect import caps_and_turns, review_classes, summary_confirmations
 from tests.compiler.mutations.fields import (
     list_entries,
     modes_and_support,
@@ -33,6 +34,9 @@ FAMILIES = (
     edges,
     stage_set,
     other_files,
+    review_classes,
+    summary_confirmations,
+    caps_and_turns,
 )
 
 
