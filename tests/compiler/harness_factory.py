@@ -6,6 +6,7 @@ whole breadcrumbs (``path:line: key: message``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 AGENT = """---
@@ -182,3 +183,57 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+
+
+# --- an engine's declarations, as upstream's tools spell them (the dialect is read there) ---
+
+STAGE_FIELDS = (
+    "slug phase execution condition lead_agent support_agents mode produces consumes "
+    "requires_stage inputs outputs"
+).split()
+OPTIONAL_STAGE_FIELDS = (
+    "number name plugin for_each workspace_requires optional_produces produces_kinds sensors "
+    "scopes reviewer reviewer_max_iterations when required_sections"
+).split()
+
+
+def _ts_list(name: str, words: list[str] | tuple[str, ...]) -> str:
+    return f"const {name} = [{', '.join(json.dumps(w) for w in words)}] as const;\n"
+
+
+def write_engine(
+    root: Path,
+    version: str = "2.6.18",
+    review_classes: tuple[str, ...] | None = ("adversarial", "advisory"),
+    summary_confirmations: tuple[str, ...] | None = ("required", "if-present"),
+    ladder: tuple[str, ...] | None = ("none", "advisory", "adversarial"),
+) -> Path:
+    """Synthetic declarations of an engine in ``root/tools``: by default one that speaks as
+    2.6 does; ``None`` leaves a vocabulary out (2.5 had no review classes, no summary
+    confirmation and no review ladder)."""
+    optional = list(OPTIONAL_STAGE_FIELDS)
+    interface = ["export interface StageFrontmatter {\n"]
+    for key, words in (
+        ("review_class", review_classes),
+        ("summary_confirmation", summary_confirmations),
+    ):
+        if words is not None:
+            optional.append(key)
+            interface.append(f"  {key}?: {' | '.join(json.dumps(w) for w in words)};\n")
+    interface.append("}\n")
+    node = ["slug", "number", "name", *STAGE_FIELDS[1:]]
+    if review_classes is not None:
+        node.append("review_class")
+    _write(root / "tools" / "aidlc-version.ts", f'export const AIDLC_VERSION = "{version}";\n')
+    _write(
+        root / "tools" / "aidlc-stage-schema.ts",
+        "".join(interface)
+        + _ts_list("REQUIRED_FIELDS", STAGE_FIELDS)
+        + _ts_list("OPTIONAL_FIELDS", optional),
+    )
+    _write(root / "tools" / "aidlc-graph.ts", _ts_list("FIELD_ORDER", node))
+    _write(
+        root / "tools" / "aidlc-lib.ts",
+        "export " + _ts_list("REVIEW_CLASSES", ladder) if ladder is not None else "\n",
+    )
+    return root
