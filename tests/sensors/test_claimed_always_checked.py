@@ -27,7 +27,8 @@ def test_the_linter_checks_a_claimed_file_the_workspace_force_excludes(ws: Path)
     assert result.status == "failed"
     assert located(result) == [("src/app.py", 1, "F401", "major")]
     assert result.command == (
-        "ruff check --output-format json --no-fix --exit-zero --no-force-exclude --ignore-noqa --no-cache "
+        "ruff check --output-format json --no-fix --exit-zero --no-force-exclude --ignore-noqa "
+        "--no-cache "
         "-- src/app.py"
     )
 

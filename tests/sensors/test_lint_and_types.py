@@ -32,7 +32,8 @@ def test_ruff_check_findings_are_reported_on_claimed_files_only(tmp_path: Path) 
     result = run_one(ws, ["src/a.py", "src/ok.py"], "linter")
     assert result.status == "failed"
     assert result.command == (
-        "ruff check --output-format json --no-fix --exit-zero --no-force-exclude --ignore-noqa --no-cache "
+        "ruff check --output-format json --no-fix --exit-zero --no-force-exclude --ignore-noqa "
+        "--no-cache "
         "-- <2 files>"
     )
     assert located(result) == [("src/a.py", 1, "F401", "major"), ("src/a.py", 5, "F821", "major")]

@@ -45,9 +45,9 @@ def test_a_ruff_toml_planted_in_a_claimed_folder_is_a_finding_and_hides_nothing(
         (
             "src/ruff.toml",
             "major",
-            "the change edits ruff's configuration: a new file in src/ruff.toml; it decides how "
-            "the change is judged, so it counts only once a person waives this at the gate (or "
-            "the change leaves it as it was at the base)",
+            "the change edits ruff's configuration: a new file in src/ruff.toml; the change "
+            "never decides how it is judged, so this blocks until a person waives it at the "
+            "gate (or the change leaves it as it was at the base)",
         )
     ]
 
@@ -91,3 +91,37 @@ def test_configuration_as_it_stood_at_the_base_is_no_finding(ws: Path):
     claimed = ["conftest.py", "pyproject.toml", "setup.cfg", "src/app.py"]
     for sensor in ("linter", "type-check", "coverage"):
         assert config_findings(ws, claimed, sensor) == []
+
+
+def located_rules(ws: Path, claimed: list[str], sensor: str) -> list[tuple[str, int | None, str]]:
+    result = run_one(ws, claimed, sensor)
+    return sorted((f.path, f.line, f.rule or "") for f in result.findings)
+
+
+def test_ruff_judges_with_the_bases_configuration_not_a_ruff_toml_the_change_plants(ws: Path):
+    (ws / "src/ruff.toml").write_text('[lint]\nignore = ["F401"]\n')
+    assert located_rules(ws, ["src/app.py", "src/ruff.toml"], "linter") == [
+        ("src/app.py", 1, "F401"),
+        ("src/ruff.toml", None, "config-changed"),
+    ]
+    assert (ws / "src/ruff.toml").read_text() == '[lint]\nignore = ["F401"]\n', "left as it was"
+
+
+def test_mypy_judges_with_the_bases_configuration_not_the_changes_ignore_errors(ws: Path):
+    (ws / "src/app.py").write_text('count: int = "three"\n')
+    (ws / "setup.cfg").write_text(MYPY_CONFIG + "ignore_errors = True\n")
+    assert located_rules(ws, ["setup.cfg", "src/app.py"], "type-check") == [
+        ("setup.cfg", None, "config-changed"),
+        ("src/app.py", 1, "assignment"),
+    ]
+
+
+def test_a_config_edit_that_keeps_the_rules_judges_the_same_as_before(ws: Path):
+    (ws / "src/app.py").write_text("import os\nimport sys\n")
+    (ws / "pyproject.toml").write_text(PYPROJECT + "ignore = ['F401']\n")
+    found = located_rules(ws, ["pyproject.toml", "src/app.py"], "linter")
+    assert found == [
+        ("pyproject.toml", None, "config-changed"),
+        ("src/app.py", 1, "F401"),
+        ("src/app.py", 2, "F401"),
+    ]

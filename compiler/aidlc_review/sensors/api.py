@@ -13,13 +13,15 @@ from typing import Any
 
 from aidlc_review.flock import FileLock
 from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.sensors.base_text import base_commit
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
 from aidlc_review.sensors.eviction import touch
 from aidlc_review.sensors.globs import filter_matching
+from aidlc_review.sensors.judging_tree import judging_tree
 from aidlc_review.sensors.redact import REDACTED
-from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, resolve_runner
-from aidlc_review.sensors.results import CheckResult, errored, skipped
+from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, Runner, resolve_runner
+from aidlc_review.sensors.results import CheckFinding, CheckResult, errored, skipped
 from aidlc_review.sensors.tool_config import config_changes
 from aidlc_review.sensors.tools import release_threads, stop_threads
 
@@ -198,10 +200,10 @@ def _run_checked(
     ctx = SensorContext(workspace, matching, manifest, settings, cache, folder, progress)
     ctx.seeds, ctx.claimed = scratch.seeds, list(files)
     progress(f"{name}: {len(matching)} claimed file(s) match {manifest.matches}")
+    # what the change does to the tools' configuration is judged whatever the tools say
+    changes = config_changes(ctx, ctx.runner.tools)
     try:
-        result = runner(ctx)
-        # what the change does to the tools' configuration is judged whatever the tools said
-        result = result.with_findings(config_changes(ctx, ctx.runner.tools))
+        result = _judged(ctx, runner, changes)
     except ToolMissing as exc:
         result = skipped(
             name, str(exc), manifest.category, required=required, details={"unavailable": True}
@@ -214,9 +216,30 @@ def _run_checked(
         result = errored(
             name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category
         )
+    result = result.with_findings([f for f in changes if f not in result.findings])
     elapsed = int((time.monotonic() - started) * 1000)
     progress(_said(name, result, elapsed, ctx.checked, len(matching)))
     return result.timed(elapsed), ctx
+
+
+def _judged(ctx: SensorContext, runner: Runner, changes: list[CheckFinding]) -> CheckResult:
+    """The runner's result; a static check whose tools' configuration the change edits runs
+    in a tree holding the change's source under the base's configuration (``judging_tree``).
+    The project's tests run in the workspace: their harness edits block as findings."""
+    if not changes or ctx.runner.name in RUNS_PROJECT_CODE:
+        return runner(ctx)
+    kept = {finding.path for finding in changes}
+    commit = base_commit(ctx.workspace, ctx.settings)
+    with judging_tree(ctx.workspace, commit, ctx.claimed, kept, ctx.scratch) as tree:
+        if tree is None:
+            return runner(ctx)
+        edited = ", ".join(sorted(kept))
+        ctx.progress(f"{ctx.name}: judged with the base's configuration, not the change's {edited}")
+        workspace, ctx.workspace = ctx.workspace, tree
+        try:
+            return runner(ctx)
+        finally:
+            ctx.workspace = workspace
 
 
 def _said(name: str, result: CheckResult, elapsed: int, checked: int, matching: int) -> str:

@@ -6,7 +6,9 @@ TOML file (``[tool.ruff]``), sections of an INI file (``[mypy]``), or the hook d
 of a Python module (a ``conftest.py``'s ``pytest_*`` functions, ``collect_ignore``). A claimed
 file where one of those differs from the unit's base is a major finding of the check that
 runs the tool, naming what changed, until a person waives it at the gate. (A changed file
-the unit does not claim is unclaimed drift, which blocks on its own.)
+the unit does not claim is unclaimed drift, which blocks on its own.) Waived or not, the
+edit does not judge this change: a static check runs under the base's configuration
+(``judging_tree``); a test run's harness edit blocks until a person has looked at it.
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ def config_changes(ctx: SensorContext, tools: Iterable[ToolSpec]) -> list[CheckF
             what = _changed(spec, path, now, bases[path])
             if what is not None:
                 message = (
-                    f"the change edits {tool}'s configuration: {what} in {path}; it decides how "
-                    "the change is judged, so it counts only once a person waives this at the "
-                    "gate (or the change leaves it as it was at the base)"
+                    f"the change edits {tool}'s configuration: {what} in {path}; the change "
+                    "never decides how it is judged, so this blocks until a person waives it "
+                    "at the gate (or the change leaves it as it was at the base)"
                 )
                 findings.append(ctx.finding(path, None, message, RULE, RULE, "major"))
     return findings
