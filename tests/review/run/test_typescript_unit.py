@@ -155,3 +155,25 @@ def test_a_severity_override_reads_the_same_for_a_typescript_rule(project: Path)
 
     rules = {f["rule"] for f in findings_doc(project)["passes"][-1]["findings"]}
     assert "eslint:no-eval" not in rules and "tsc:TS2322" in rules
+
+
+def test_eslint_and_tsc_judge_with_the_bases_configuration_not_the_changes(project: Path) -> None:
+    """The change turns no-eval off and tsc's strictness down in files it claims: both
+    tools still judge with the base's, and each edit is a finding a person must waive."""
+    write(project / "eslint.config.js", FILES["eslint.config.js"].replace('"error"', '"off"'))
+    loose = json.loads(FILES["tsconfig.json"])
+    loose["compilerOptions"].update(strict=False, noImplicitAny=False, skipLibCheck=True)
+    write(project / "tsconfig.json", json.dumps(loose))
+    write(project / "src/add.ts", BROKEN.replace("const label: string =    42", "const label = 42"))
+    write(project / "src/loose.ts", "export function double(x) {\n  return x * 2;\n}\n")
+    write_manifest(project, [*CLAIMS, "src/loose.ts", "eslint.config.js", "tsconfig.json"])
+
+    assert review(project) == 1
+
+    found = {
+        (f["check"], f["path"], f["rule"]) for f in findings_doc(project)["passes"][-1]["findings"]
+    }
+    assert ("linter", "src/add.ts", "eslint:no-eval") in found
+    assert ("type-check", "src/loose.ts", "tsc:TS7006") in found  # implicit any, under strict
+    assert ("linter", "eslint.config.js", "config-changed") in found
+    assert ("type-check", "tsconfig.json", "config-changed") in found
