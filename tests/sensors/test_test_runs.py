@@ -159,7 +159,8 @@ def test_a_truncated_coverage_report_is_an_error_never_a_pass(tmp_path: Path) ->
         "jest",
         "import sys\nfor arg in sys.argv:\n"
         "    if arg.startswith('--coverageDirectory='):\n"
-        "        open(arg.split('=', 1)[1] + '/lcov.info', 'w').write('SF:src/clamp.js\\nDA:1,1\\n')\n",
+        "        cut = 'SF:src/clamp.js\\nDA:1,1\\n'\n"
+        "        open(arg.split('=', 1)[1] + '/lcov.info', 'w').write(cut)\n",
     )
 
     result = run_one(ws, ["src/clamp.js"], "coverage", settings={"coverage_command": "npx jest"})
