@@ -70,7 +70,11 @@ def _version(source: str) -> str:
 
 def _const_list(source: str, name: str) -> tuple[str, ...] | None:
     """The strings of ``const NAME = [ ... ]`` (exported or not), in order."""
-    block = re.search(rf"\bconst {name}\s*=\s*\[(.*?)\]", source, re.S)
+    start = source.find(f"const {name}")  # a plain find first: the engine's files are large
+    if start < 0:
+        return None
+    pattern = re.compile(rf"\bconst {name}\s*=\s*\[(.*?)\]", re.S)
+    block = pattern.match(source, start) or pattern.search(source)
     return tuple(_WORDS.findall(block.group(1))) if block else None
 
 
