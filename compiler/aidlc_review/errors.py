@@ -40,11 +40,6 @@ class UsageError(InvalidInput):
     """A command line that cannot be acted on."""
 
 
-class DiskFull(InvalidInput):
-    """A write found no space left (or the quota spent): exit 2, naming the path; what was
-    there before is kept (every record write is atomic)."""
-
-
 class LockBusy(AidlcError):
     """Another run holds the lock for the same unit or pipeline."""
 

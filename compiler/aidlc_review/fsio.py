@@ -10,8 +10,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.errors import DiskFull
-
 
 def _read_umask() -> int:
     current = os.umask(0o022)
@@ -55,9 +53,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        if exc.errno in FULL:
-            raise disk_full(path, exc) from None
-        raise
+        raise _naming(path, exc) from None
     try:
         os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; artifacts honour the umask
         with os.fdopen(fd, "wb") as handle:
@@ -67,17 +63,16 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.errno in FULL:
-            raise disk_full(path, exc) from None
+        if isinstance(exc, OSError):
+            raise _naming(path, exc) from None
         raise
 
 
-FULL = (errno.ENOSPC, errno.EDQUOT)
+FULL = (errno.ENOSPC, errno.EDQUOT)  # the CLI says these as exit 2, naming the file
 
 
-def disk_full(path: Path | str, exc: OSError) -> DiskFull:
-    """The error a write that found no space becomes: exit 2, naming where it was written."""
-    return DiskFull(
-        f"{path}: {exc.strerror or 'no space left on device'}: not written (what was there "
-        "before is kept); free some space and run the command again"
-    )
+def _naming(path: Path, exc: OSError) -> OSError:
+    """``exc`` naming the file it was writing (a failed ``write`` names none)."""
+    if exc.filename is not None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, str(path))

@@ -85,11 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERNAL
     except OSError as exc:
-        from aidlc_review.fsio import FULL, disk_full  # only a failed run pays the import
+        from aidlc_review.fsio import FULL  # only a failed run pays the import
 
         if exc.errno not in FULL:
             return _internal(exc)
-        print(disk_full(exc.filename or "a file of the run", exc), file=sys.stderr)
+        print(
+            f"{exc.filename or 'a file of the run'}: {exc.strerror}: not written (what was "
+            "there before is kept); free some space and run the command again",
+            file=sys.stderr,
+        )
         return EXIT_INVALID
     except Exception as exc:  # the one place an unexpected error becomes exit 3
         return _internal(exc)
