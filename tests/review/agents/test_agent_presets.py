@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
+from aidlc_review.review.agents.adapters import PRESETS
 from tests.review.workspace import (
     CALC_BUG,
     CALC_FIXED,
@@ -123,16 +124,8 @@ def test_preset_reviewer_and_repairer_run_the_documented_command_lines(
     assert first["repair"]["agent"] == cli and first["repair"]["status"] == "done"
     assert [f["status"] for f in second["findings"] if f["source"] == "reviewer"] == ["resolved"]
     calls = _calls(fake_clis)
-    argv = {
-        "claude": (
-            ["-p", "--output-format", "json"],
-            ["-p", "--output-format", "json", "--permission-mode", "acceptEdits"],
-        ),
-        "codex": (
-            ["exec", "--json", "--sandbox", "read-only", "-"],
-            ["exec", "--json", "--sandbox", "workspace-write", "-"],
-        ),
-    }[cli]
+    # the preset's own command line (the real CLIs' tests in real_cli/ show what it holds)
+    argv = (list(PRESETS["--reviewer"][cli].argv[1:]), list(PRESETS["--repairer"][cli].argv[1:]))
     assert [(c["exe"], c["role"], c["argv"]) for c in calls] == [
         (cli, "reviewer", argv[0]),
         (cli, "repairer", argv[1]),

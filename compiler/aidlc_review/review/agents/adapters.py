@@ -41,18 +41,56 @@ DRAIN_SECONDS = 0.5  # for the pipes to close once the agent's process has exite
 
 BUILTIN = "builtin"
 NONE = "none"
-# Headless command lines, brief on stdin. Reviewers may read but not edit (Claude Code's
-# -p mode denies edits without a permission mode; Codex's read-only sandbox); repairers
-# may edit the workspace. Both CLIs print a JSON envelope that ``review.agents.envelope`` reads.
-PRESETS: dict[str, dict[str, tuple[str, ...]]] = {
-    "--reviewer": {
-        "claude": ("claude", "-p", "--output-format", "json"),
-        "codex": ("codex", "exec", "--json", "--sandbox", "read-only", "-"),
-    },
-    "--repairer": {
-        "claude": ("claude", "-p", "--output-format", "json", "--permission-mode", "acceptEdits"),
-        "codex": ("codex", "exec", "--json", "--sandbox", "workspace-write", "-"),
-    },
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One agent CLI's headless command line, brief on stdin, and the environment it adds.
+
+    ``env`` is set for the turn; ``env_defaults`` only where the user's environment does not
+    set the variable already (a budget the user may tune)."""
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    env_defaults: tuple[tuple[str, str], ...] = ()
+
+
+# Claude Code retries a failing API call with back-off for minutes; a few retries fit a turn.
+_CLAUDE_RETRIES = (("CLAUDE_CODE_MAX_RETRIES", "3"),)
+# The reviewer reads and answers, whatever the settings say: only reading tools are offered
+# (--tools; dontAsk denies what is not allowed), only the user's own settings load (not the
+# project's permissions, env or hooks), every hook is off, no MCP server but none, no slash
+# command, no CLAUDE.md or auto-memory, and no session transcript is written under HOME.
+CLAUDE_REVIEWER = Preset(
+    (
+        *("claude", "-p", "--output-format", "json"),
+        *("--tools", "Read,Grep,Glob", "--allowedTools", "Read,Grep,Glob"),
+        *("--permission-mode", "dontAsk", "--setting-sources", "user"),
+        *("--settings", '{"disableAllHooks": true}', "--strict-mcp-config"),
+        *("--disable-slash-commands", "--no-session-persistence"),
+    ),
+    env=(("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1"), ("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")),
+    env_defaults=_CLAUDE_RETRIES,
+)
+# The repairer works as the team's developer agent does: the project's settings, hooks and
+# CLAUDE.md load; edits are accepted; no session transcript is written.
+CLAUDE_REPAIRER = Preset(
+    (
+        *("claude", "-p", "--output-format", "json", "--permission-mode", "acceptEdits"),
+        "--no-session-persistence",
+    ),
+    env_defaults=_CLAUDE_RETRIES,
+)
+# Codex: works outside a git repository, keeps no session files (--ephemeral); the reviewer
+# in the read-only sandbox with no AGENTS.md (project_doc_max_bytes=0), the repairer in the
+# workspace-write sandbox with the project's AGENTS.md.
+_CODEX = ("codex", "exec", "--json", "--skip-git-repo-check", "--ephemeral")
+CODEX_REVIEWER = Preset((*_CODEX, "--sandbox", "read-only", "-c", "project_doc_max_bytes=0", "-"))
+CODEX_REPAIRER = Preset((*_CODEX, "--sandbox", "workspace-write", "-"))
+# Both CLIs print a JSON envelope that ``review.agents.envelope`` reads.
+PRESETS: dict[str, dict[str, Preset]] = {
+    "--reviewer": {"claude": CLAUDE_REVIEWER, "codex": CODEX_REVIEWER},
+    "--repairer": {"claude": CLAUDE_REPAIRER, "codex": CODEX_REPAIRER},
 }
 
 
@@ -61,9 +99,16 @@ class AgentSpec:
     kind: str  # builtin | none | command
     argv: tuple[str, ...] = ()
     text: str = ""
+    env: tuple[tuple[str, str], ...] = ()  # a preset's variables for the turn
+    env_defaults: tuple[tuple[str, str], ...] = ()  # ... unless the user set them
 
     def __str__(self) -> str:
         return self.text or self.kind
+
+    def environment(self, extra: dict[str, str]) -> dict[str, str]:
+        """The turn's environment: ``agent_environment`` with this agent's variables."""
+        base = agent_environment(extra)
+        return {**dict(self.env_defaults), **base, **dict(self.env)}
 
 
 @dataclass(frozen=True)
@@ -90,7 +135,9 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
         return AgentSpec(text, text=text)
     presets = PRESETS.get(option, {})
     if text in presets:
-        return AgentSpec("command", _found(presets[text], option, text), text)
+        preset = presets[text]
+        argv = _found(preset.argv, option, text)
+        return AgentSpec("command", argv, text, preset.env, preset.env_defaults)
     if text.startswith("command:"):
         try:
             argv = shlex.split(text[len("command:") :])
@@ -136,7 +183,7 @@ def run_command_agent(
     When this returns, no process the agent started is left running.
     """
     try:
-        turn = _start(spec.argv, cwd, agent_environment(env))
+        turn = _start(spec.argv, cwd, spec.environment(env))
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
     try:

@@ -7,7 +7,8 @@ Accepted, and nothing else:
 - Claude Code's ``claude -p --output-format json`` result object
   (``{"type": "result", "subtype": "success", "is_error": false, "result": "<text>",
   "session_id": ..., "total_cost_usd": ..., "usage": ...}``; with ``stream-json`` it is
-  the last line), whose ``result`` text is bare JSON or one fenced block;
+  the last line; with ``"verbose": true`` in its settings a JSON array of messages whose
+  last is the result object), whose ``result`` text is bare JSON or one fenced block;
 - Codex's ``codex exec --json`` JSONL events, where the answer is the text of the last
   ``{"type": "item.completed", "item": {"type": "agent_message", "text": ...}}``.
 
@@ -62,7 +63,7 @@ def unwrap(stdout: bytes) -> Unwrapped:
     except UnicodeDecodeError:
         return Unwrapped(stdout, "raw")
     whole = _json(text)
-    events = [whole] if isinstance(whole, dict) else _events(text)
+    events = _events_of(whole, text)
     for envelope in ENVELOPES:
         if events and (envelope.as_one_object or whole is None) and envelope.recognises(events):
             return envelope.answer(events)
@@ -79,7 +80,7 @@ def reported_failure(stdout: bytes) -> str | None:
         return None
     text = stdout.decode("utf-8", "replace")
     whole = _json(text)
-    events = [whole] if isinstance(whole, dict) else _events(text)
+    events = _events_of(whole, text)
     found = next((e for e in ENVELOPES if events and e.recognises(events)), None)
     return found.failure(events) if found is not None else None
 
@@ -152,6 +153,17 @@ def _fenced(text: str, form: str) -> Unwrapped | None:
         why = f"answer holds {len(blocks)} fenced json blocks, not one"
         return Unwrapped(None, form, why, misformed=True)
     return None
+
+
+def _events_of(whole: Any, text: str) -> list[dict[str, Any]]:
+    """The messages in stdout: one object, a JSON array of them (Claude Code's verbose
+    ``json`` output), or JSONL."""
+    if isinstance(whole, dict):
+        return [whole]
+    if isinstance(whole, list):
+        typed = whole and all(isinstance(e, dict) and "type" in e for e in whole)
+        return list(whole) if typed else []
+    return _events(text)
 
 
 def _events(text: str) -> list[dict[str, Any]]:
