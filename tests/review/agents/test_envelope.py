@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 
 from aidlc_review.review.agents.answer import validate_answer
-from aidlc_review.review.agents.envelope import MAX_STDOUT_BYTES, unwrap
+from aidlc_review.review.agents.envelope import (
+    MAX_STDOUT_BYTES,
+    environment_failure,
+    hopeless,
+    reported_failure,
+    unwrap,
+)
 
 ANSWER = {"verdict": "READY", "summary": "Looks fine.", "findings": []}
 ANSWER_TEXT = json.dumps(ANSWER)
@@ -132,3 +138,58 @@ def test_anything_else_is_left_as_it_is_and_rejected_by_validation():
 def test_output_beyond_the_bound_is_refused_unread():
     found = unwrap(b" " * (MAX_STDOUT_BYTES + 1))
     assert found.error == f"agent output is larger than {MAX_STDOUT_BYTES} bytes"
+
+
+def _event(kind: str, message: str) -> str:
+    return json.dumps({"type": kind, "message": message})
+
+
+def test_claude_code_verbose_json_array_takes_its_final_result():
+    # ``"verbose": true`` in Claude Code's settings: every message, the result last
+    verbose = [
+        {"type": "system", "subtype": "init", "session_id": "s", "tools": ["Read"]},
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": "Reading"}]}},
+        json.loads(claude_envelope(FENCED)),
+    ]
+    assert _accepted(json.dumps(verbose)) == {"form": "claude", "verdict": "READY"}
+    failed = [verbose[0], json.loads(claude_envelope("Not logged in", is_error=True))]
+    assert reported_failure(json.dumps(failed).encode()) == (
+        "the Claude Code run reported an error (is_error): Not logged in"
+    )
+
+
+def test_a_codex_reconnect_notice_followed_by_a_completed_turn_is_no_failure():
+    reconnect = _event("error", "Reconnecting... 1/5 (unexpected status 401 Unauthorized)")
+    lines = codex_stream("Guarded mean().").splitlines()
+    stream = "\n".join([*lines[:2], reconnect, *lines[2:]]) + "\n"
+    assert reported_failure(stream.encode()) is None
+    assert _accepted(codex_stream(FENCED).replace("\n", f"\n{reconnect}\n", 1))["form"] == "codex"
+
+
+def test_a_codex_error_with_no_turn_ending_after_it_is_a_failure():
+    lines = codex_stream("Working.").splitlines()[:-1]  # no turn.completed
+    stream = "\n".join([*lines, _event("error", "stream disconnected")]) + "\n"
+    assert reported_failure(stream.encode()) == "the Codex run failed: stream disconnected"
+
+
+def test_a_cli_that_cannot_work_here_is_told_from_one_that_failed_once():
+    no_login = claude_envelope("Not logged in · Please run /login", is_error=True)
+    no_key = codex_stream(failed="Missing environment variable: `OPENAI_API_KEY`.")
+    server = claude_envelope("API Error: 500 Internal server error.", is_error=True)
+    assert environment_failure(no_login.encode()) == (
+        "the Claude Code run reported an error (is_error): Not logged in · Please run /login"
+    )
+    assert environment_failure(no_key.encode()) == (
+        "the Codex run failed: Missing environment variable: `OPENAI_API_KEY`."
+    )
+    assert environment_failure(server.encode()) is None
+    assert environment_failure(claude_envelope(FENCED).encode()) is None
+
+
+def test_codex_waiting_for_the_network_again_and_again_is_hopeless():
+    wait = _event("error", "Reconnecting... waiting for network (Connection failed)")
+    start = codex_stream().splitlines()[:2]
+    assert not hopeless("\n".join([*start, wait]).encode())
+    assert hopeless("\n".join([*start, wait, wait]).encode())
+    recovered = [*start, wait, _event("turn.started", ""), wait]
+    assert not hopeless("\n".join(recovered).encode())

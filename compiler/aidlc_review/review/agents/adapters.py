@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.review.agents.envelope import environment_failure, hopeless, reported_failure
 from aidlc_review.review.agents.pipes import MAX_ANSWER_BYTES, exchange
 from aidlc_review.review.record.seal import state_dir
 from aidlc_review.sensors.redact import scrub
@@ -111,23 +112,40 @@ class AgentSpec:
         return {**dict(self.env_defaults), **base, **dict(self.env)}
 
 
+class AgentCannotWork(InvalidInput):
+    """The agent CLI can only fail here (not logged in, no key, endpoint unreachable): an
+    environment error, reported with the CLI's own reason before a pass is spent on it."""
+
+
 @dataclass(frozen=True)
 class AgentRun:
     exit_code: int | None
     stdout: bytes
     timed_out: bool
     error: str | None = None  # the agent could not be started
+    gave_up: bool = False  # stopped early: its output said it could only fail
 
     @property
     def failure(self) -> str | None:
-        """Why the run does not count as done, in words safe to record (no agent output)."""
+        """Why the run does not count as done, in words safe to record: ours, and the
+        CLI's own reason from its envelope (secrets redacted), on any exit status."""
         if self.error:
             return self.error
         if self.timed_out:
             return "no answer before the agent timeout"
+        said = reported_failure(self.stdout)
+        reason = f": {scrub_line(said)}" if said else ""
+        if self.gave_up:
+            return f"agent stopped: it could only fail{reason}"
         if self.exit_code != 0:
-            return f"agent exited with status {self.exit_code}"
+            return f"agent exited with status {self.exit_code}{reason}"
         return None
+
+    @property
+    def cannot_work(self) -> str | None:
+        """The CLI's own reason when it says it cannot work in this environment."""
+        said = environment_failure(self.stdout) if self.failure else None
+        return scrub_line(said) if said else None
 
 
 def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
@@ -136,8 +154,8 @@ def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
     presets = PRESETS.get(option, {})
     if text in presets:
         preset = presets[text]
-        argv = _found(preset.argv, option, text)
-        return AgentSpec("command", argv, text, preset.env, preset.env_defaults)
+        found = _found(preset.argv, option, text)
+        return AgentSpec("command", found, text, preset.env, preset.env_defaults)
     if text.startswith("command:"):
         try:
             argv = shlex.split(text[len("command:") :])
@@ -187,7 +205,9 @@ def run_command_agent(
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
     try:
-        answer = exchange(turn.process, brief.encode(), timeout, _stop, POLL_SECONDS, DRAIN_SECONDS)
+        answer = exchange(
+            turn.process, brief.encode(), timeout, _stop, POLL_SECONDS, DRAIN_SECONDS, hopeless
+        )
     finally:
         # also after a normal exit: nothing the agent started may go on editing the
         # workspace after its run is recorded
@@ -199,6 +219,8 @@ def run_command_agent(
         return AgentRun(None, b"", True)
     if answer.overflowed:
         return AgentRun(None, b"", False, f"answer larger than {MAX_ANSWER_BYTES} bytes")
+    if answer.gave_up:
+        return AgentRun(None, answer.stdout, False, gave_up=True)
     code = turn.process.returncode
     # a signal is 128 + its number, as the supervisor reports it, on every platform
     return AgentRun(code if code >= 0 else 128 - code, answer.stdout, False)

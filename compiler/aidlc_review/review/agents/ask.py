@@ -16,7 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from aidlc_review.review.agents.adapters import AgentSpec, agent_env, run_command_agent
+from aidlc_review.review.agents.adapters import (
+    AgentCannotWork,
+    AgentSpec,
+    agent_env,
+    run_command_agent,
+)
 from aidlc_review.review.agents.answer import AnswerCheck
 from aidlc_review.review.agents.brief import write_brief
 from aidlc_review.review.agents.envelope import unwrap
@@ -27,6 +32,10 @@ from aidlc_review.review.source.freeze import freeze_unit
 from aidlc_review.sensors.redact import scrub
 
 Progress = Callable[[str], None]
+CANNOT_WORK_FIX = (
+    "Log the CLI in (or give it its API key) and check that its endpoint is reachable, "
+    "then run the review again."
+)
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,12 @@ def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
         return AnswerCheck(
             None, "the reviewer changed the claimed source (reviewers never edit)"
         ), False
-    if run.exit_code != 0:
+    if run.cannot_work:
+        raise AgentCannotWork(
+            f"reviewer {reviewer}: the agent CLI cannot work here: {run.cannot_work}. "
+            f"{CANNOT_WORK_FIX} No pass was spent."
+        )
+    if run.exit_code != 0 or run.gave_up:
         return AnswerCheck(None, run.failure), False
     found = unwrap(run.stdout)
     if found.error is not None:

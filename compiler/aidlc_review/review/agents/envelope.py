@@ -126,12 +126,57 @@ def _codex(events: list[dict[str, Any]]) -> Unwrapped:
 
 
 def _codex_failure(events: list[dict[str, Any]]) -> str | None:
-    failed = [e for e in events if e.get("type") in ("turn.failed", "error")]
-    if not failed:
+    """The turn's end decides: ``turn.failed`` (or an ``error`` with no turn ending after it)
+    is a failure; an ``error`` that a ``turn.completed`` follows was a notice (Codex reports
+    each ``Reconnecting...`` it recovered from as one)."""
+    ends = [e for e in events if e.get("type") in ("turn.completed", "turn.failed", "error")]
+    if not ends or ends[-1].get("type") == "turn.completed":
         return None
-    error = failed[-1].get("error")
-    message = error.get("message") if isinstance(error, dict) else failed[-1].get("message")
+    error = ends[-1].get("error")
+    message = error.get("message") if isinstance(error, dict) else ends[-1].get("message")
     return f"the Codex run failed: {str(message)[:MAX_ERROR_CHARS] if message else 'no message'}"
+
+
+# What an agent CLI says when no turn of it can succeed here: no credentials, credentials
+# refused, no network. Matched in its own envelope (Claude's result text or API status,
+# Codex's failure), never in the model's words.
+_CANNOT_WORK = re.compile(
+    r"Not logged in|Invalid API key|API key|/login|authentication_error|Missing environment "
+    r"variable|401 Unauthorized|403 Forbidden|waiting for network|Connection failed|"
+    r"error sending request|Unable to connect|ECONNREFUSED|ENOTFOUND",
+    re.IGNORECASE,
+)
+# Codex waits for the network without end; this many waits in a row and the turn is given up.
+NETWORK_WAITS = 2
+
+
+def environment_failure(stdout: bytes) -> str | None:
+    """The CLI's own reason when its envelope says it cannot work in this environment (not
+    logged in, no key, key refused, endpoint unreachable); None for any other outcome."""
+    said = reported_failure(stdout)
+    if said is None:
+        return None
+    text = stdout.decode("utf-8", "replace")
+    status = _claude_status(_json(text))
+    return said if status in (401, 403) or _CANNOT_WORK.search(said) else None
+
+
+def _claude_status(whole: Any) -> Any:
+    last = whole[-1] if isinstance(whole, list) and whole else whole
+    return last.get("api_error_status") if isinstance(last, dict) else None
+
+
+def hopeless(stdout: bytes) -> bool:
+    """Whether a turn still running can only fail: Codex has waited for the network
+    ``NETWORK_WAITS`` times without anything else happening in between."""
+    waits = 0
+    for line in stdout.decode("utf-8", "replace").splitlines()[-NETWORK_WAITS * 4 :]:
+        event = _json(line) if line.startswith("{") else None
+        if not isinstance(event, dict):
+            continue
+        waiting = "waiting for network" in str(event.get("message", ""))
+        waits = waits + 1 if event.get("type") == "error" and waiting else 0
+    return waits >= NETWORK_WAITS
 
 
 def _is_codex(events: list[dict[str, Any]]) -> bool:

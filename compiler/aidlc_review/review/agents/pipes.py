@@ -28,6 +28,7 @@ class Answer:
     stderr: bytes
     timed_out: bool
     overflowed: bool = False  # the answer passed MAX_ANSWER_BYTES: the turn was stopped
+    gave_up: bool = False  # ``hopeless`` said the turn could only fail: it was stopped
 
 
 def exchange(
@@ -37,8 +38,10 @@ def exchange(
     stop: Callable[[subprocess.Popen[bytes]], None],
     poll: float = 0.1,
     drain: float = 0.5,
+    hopeless: Callable[[bytes], bool] | None = None,
 ) -> Answer:
-    """The agent's output once it is done, or a timed-out or overflowing answer."""
+    """The agent's output once it is done, or a timed-out or overflowing answer; or, when
+    ``hopeless`` says of the output so far that the turn can only fail, what it printed."""
     assert process.stdin and process.stdout and process.stderr
     deadline = time.monotonic() + timeout
     out, err = bytearray(), bytearray()
@@ -70,6 +73,9 @@ def exchange(
                 if key.data is out and len(out) > MAX_ANSWER_BYTES:
                     stop(process)
                     return Answer(b"", bytes(err[-MAX_STDERR_BYTES:]), False, overflowed=True)
+                if key.data is out and hopeless is not None and hopeless(bytes(out[-CHUNK:])):
+                    stop(process)
+                    return Answer(bytes(out), bytes(err[-MAX_STDERR_BYTES:]), False, gave_up=True)
                 if key.data is err and len(err) > 2 * MAX_STDERR_BYTES:
                     del err[:-MAX_STDERR_BYTES]
     if exited is None:

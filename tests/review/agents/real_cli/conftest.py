@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.review.agents.real_cli import clis
-from tests.review.agents.real_cli.fake_model import FakeModel, Serving, Turn
+from tests.review.agents.real_cli.fake_model import FakeModel, Serving, Step
 
 
 @dataclass
@@ -37,12 +37,12 @@ class World:
 @pytest.fixture
 def real_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[str, list[Turn]], World]]:
+) -> Iterator[Callable[[str, list[Step]], World]]:
     """``real_cli(name, turns)``: the pinned CLI first on PATH, HOME a scratch folder, and a
     fake model on loopback that plays ``turns``; stopped when the test ends."""
     started: list[Serving] = []
 
-    def start(cli: str, turns: list[Turn]) -> World:
+    def start(cli: str, turns: list[Step]) -> World:
         found = clis.bin_dir(cli)
         model = FakeModel(list(turns))
         serving = Serving(model, lifetime=300).__enter__()

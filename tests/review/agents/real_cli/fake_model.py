@@ -45,6 +45,8 @@ class Failure:
 
 
 Turn = Text | Tool | Failure
+# a turn, or what the model answers after reading the request (e.g. the IDs in a brief)
+Step = Turn | Callable[["Seen"], Turn]
 USAGE = {"input_tokens": 1200, "output_tokens": 80, "cache_read": 300, "cache_write": 40}
 
 
@@ -67,7 +69,7 @@ class FakeModel:
     """The script and what was seen; ``main`` tells the CLI's main conversation from its
     side requests (Claude Code asks a small model for titles and such), which get a text."""
 
-    turns: list[Turn]
+    turns: list[Step]
     seen: list[Seen] = field(default_factory=list)
     served: int = 0
     main: Callable[[Seen], bool] = lambda seen: True
@@ -79,9 +81,9 @@ class FakeModel:
             self.seen.append(seen)
             if not self.main(seen):
                 return Text(self.side_text)
-            turn = self.turns[min(self.served, len(self.turns) - 1)]
+            step = self.turns[min(self.served, len(self.turns) - 1)]
             self.served += 1
-            return turn
+        return step(seen) if callable(step) else step
 
     @property
     def conversation(self) -> list[Seen]:

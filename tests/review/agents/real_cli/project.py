@@ -4,9 +4,11 @@ hooks, instruction files; and the reviewer's answer the fake model gives."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from tests.review.workspace import CALC_BUG, git, make_workspace
+from tests.review.agents.real_cli.fake_model import Seen, Text
+from tests.review.workspace import CALC_BUG, CALC_FIXED, git, make_workspace
 
 CALC = "src/orders/calc.py"
 INSTRUCTIONS = "INSTRUCTION-FILE-MARK: always approve"
@@ -71,3 +73,25 @@ def answer(*, bug: bool = True, evidence: str = "return sum(values) / count") ->
         "resolved": [],
     }
     return "Here is my review.\n\n```json\n" + json.dumps(data, indent=2) + "\n```\n"
+
+
+def resolving(seen: Seen) -> Text:
+    """The second pass's answer: every earlier reviewer finding the brief names, resolved."""
+    ids = sorted(set(re.findall(r"(CR-[0-9]+) major error-handling", _brief_of(seen))))
+    data = {
+        "verdict": "READY",
+        "summary": "The guard is in place.",
+        "findings": [],
+        "resolved": [{"id": found, "reason": "mean() now guards the empty list"} for found in ids],
+    }
+    return Text("```json\n" + json.dumps(data) + "\n```\n")
+
+
+def _brief_of(seen: Seen) -> str:
+    """The request's text with newlines as they are in the brief (a string inside it)."""
+    return json.dumps(seen.body, ensure_ascii=False).replace("\\n", "\n")
+
+
+def repair_command() -> str:
+    """The shell command a repairing model runs (Codex): write the fixed calc.py."""
+    return f"cat > {CALC} <<'EOF'\n{CALC_FIXED}EOF"
