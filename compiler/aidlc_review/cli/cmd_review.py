@@ -451,9 +451,12 @@ def _gate(args: argparse.Namespace) -> int:
         "starts with a fresh pass budget"
     )
     data["waived"] = outcome.waived
+    data["unjudged"] = outcome.unjudged
     findings = _finding_lines(outcome.open_findings, outcome.waived)
     if outcome.decision == "approve" and findings:
         line += f" with {len(findings)} open finding(s):"
+    if outcome.unjudged:  # a person approving must see what nothing checked
+        findings.append(f"  not checked: {outcome.unjudged}")
     from aidlc_review.review.run.api import review_resets
 
     data["resets"] = resets = review_resets(args.workspace, args.unit, args.record, args.manifest)

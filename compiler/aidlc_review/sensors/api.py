@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, Runner, resolve_run
 from aidlc_review.sensors.results import CheckFinding, CheckResult, errored, skipped
 from aidlc_review.sensors.tool_config import config_changes
 from aidlc_review.sensors.tools import release_threads, stop_threads
+from aidlc_review.sensors.untaken import untaken
 
 SIDE_BY_SIDE = 2  # static sensors at once (the tools' processes do the work)
 
@@ -217,6 +218,9 @@ def _run_checked(
             name, f"{name} runner failed: {type(exc).__name__}: {exc}", manifest.category
         )
     result = result.with_findings([f for f in changes if f not in result.findings])
+    left = untaken(ctx)  # claimed source files none of this check's tools took
+    if left:
+        result = replace(result, details={**result.details, "untaken": left})
     elapsed = int((time.monotonic() - started) * 1000)
     progress(_said(name, result, elapsed, ctx.checked, len(matching)))
     return result.timed(elapsed), ctx

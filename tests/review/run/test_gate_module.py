@@ -53,7 +53,8 @@ def test_approving_a_ready_review_records_one_decision_however_often_it_is_made(
 ) -> None:
     ws = reviewed(tmp_path)
     outcome = decide_gate(ws, UNIT, "approve", note="ship it", by="  lead@example.invalid ")
-    assert outcome == GateOutcome("approve", 1, 1, "READY", [], [])
+    untyped = "no type-check ran for 1 Python file(s) (`src/orders/app.py`)"  # no mypy set up
+    assert outcome == GateOutcome("approve", 1, 1, "READY", [], [], untyped)
     [decision] = findings_doc(ws)["gate"]
     receipt = findings_doc(ws)["receipt"]
     assert {k: v for k, v in decision.items() if k != "at"} == {
@@ -74,7 +75,8 @@ def test_request_changes_opens_the_next_attempt_with_no_receipt_to_approve(
     ws = reviewed(tmp_path)
     fingerprint = findings_doc(ws)["receipt"]["unit_source_fingerprint"]
     outcome = decide_gate(ws, UNIT, "request-changes", note="rename total", by="lead")
-    assert outcome == GateOutcome("request-changes", 1, 2, "NOT-READY", [], [])
+    untyped = "no type-check ran for 1 Python file(s) (`src/orders/app.py`)"  # no mypy set up
+    assert outcome == GateOutcome("request-changes", 1, 2, "NOT-READY", [], [], untyped)
     doc = findings_doc(ws)
     assert (doc["attempt"], doc["verdict"], doc["receipt"]) == (2, "NOT-READY", None)
     assert len(doc["passes"]) == 1  # the earlier pass is kept

@@ -149,7 +149,13 @@ def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
     """The built-in reviewer: no model; it states what the sensors found, as a verdict."""
     blocking = sum(1 for r in results for f in r.findings if blocks(f.severity))
     ran = ", ".join(f"{r.name} {r.status}" for r in results) or "no sensors"
-    summary = f"Built-in review (no model): {ran}. {blocking} blocking sensor finding(s)."
+    summary = (
+        f"Built-in review (no model): a checks-only verdict, no one read the code. {ran}. "
+        f"{blocking} blocking sensor finding(s)."
+    )
+    unjudged = unjudged_note(results)
+    if unjudged:
+        summary += f" Not checked: {unjudged[0].reason}."
     return ReviewerAnswer(verdict=NOT_READY if blocking else READY, summary=summary, findings=[])
 
 
@@ -229,6 +235,7 @@ def conclude(
     findings = merge(history, seen, attempt, number, reviewed, resolved, changed)
     findings = classify(findings, change)  # what the unit did not change does not block
     checks = [to_check(r) for r in gathered.results] + _git_note(gathered.baseline)
+    checks += unjudged_note(gathered.results)
     item = Pass(
         attempt=attempt,
         number=number,  # type: ignore[call-arg]  # "pass" is the alias
@@ -272,6 +279,25 @@ def _git_note(baseline: Baseline) -> list[Check]:
         "any unclaimed change after it blocks"
     )
     return [Check(name="unclaimed-changes", status="skipped", reason=reason, findings=0)]
+
+
+UNJUDGED = "unjudged-source"  # the row that says what no language check took
+
+
+def unjudged_note(results: list[CheckResult]) -> list[Check]:
+    """Said in the report and at the gate: the claimed source files a language check's
+    tools did not take ("no linter or type-check ran for 4 Go file(s)"), never read as clean."""
+    from aidlc_review.review.report.render import code_span
+    from aidlc_review.sensors.untaken import unjudged_groups
+
+    left = {r.name: r.details["untaken"] for r in results if r.details.get("untaken")}
+    parts = []
+    for checks, language, paths in unjudged_groups(left):
+        named = ", ".join(code_span(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        which = checks[0] if len(checks) == 1 else f"{', '.join(checks[:-1])} or {checks[-1]}"
+        parts.append(f"no {which} ran for {len(paths)} {language} file(s) ({named})")
+    said = "; ".join(parts)  # names are code spans: anyone's words, inert in Markdown
+    return [Check(name=UNJUDGED, status="skipped", reason=said, findings=0)] if said else []
 
 
 def reviewer_record(agent: str, answer: AnswerCheck) -> ReviewerRecord:

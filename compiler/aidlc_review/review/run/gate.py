@@ -20,6 +20,7 @@ from aidlc_review.review.record.models import FindingsDocument, GateDecision
 from aidlc_review.review.record.proof import Proof, prove_unit
 from aidlc_review.review.record.store import read_recorded, save_document
 from aidlc_review.review.record.waivers import with_waivers
+from aidlc_review.review.run.engine import UNJUDGED
 from aidlc_review.review.run.lock import unit_lock
 
 DECISIONS = ("approve", "request-changes")
@@ -39,6 +40,7 @@ class GateOutcome:
     verdict: str
     open_findings: list[dict[str, Any]]
     waived: list[str] = field(default_factory=list)  # ids of open findings a waiver covers
+    unjudged: str | None = None  # what no language check took ("no linter ... ran for ...")
 
 
 def decide_gate(
@@ -73,6 +75,7 @@ def decide_gate(
         doc.verdict,
         [f.model_dump(mode="json") for f in doc.open_findings()],
         waived,
+        next((c.reason for c in doc.checks if c.name == UNJUDGED), None),
     )
 
 
