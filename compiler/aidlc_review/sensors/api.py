@@ -222,7 +222,8 @@ def _run_checked(
     if left:
         result = replace(result, details={**result.details, "untaken": left})
     elapsed = int((time.monotonic() - started) * 1000)
-    progress(_said(name, result, elapsed, ctx.checked, len(matching)))
+    # declared tools take claimed files outside `matches`: they count among those considered
+    progress(_said(name, result, elapsed, ctx.checked, max(len(matching), ctx.checked)))
     return result.timed(elapsed), ctx
 
 

@@ -25,7 +25,7 @@ from aidlc_review.sensors.context import (
     cached_version,
     nothing_to_check,
 )
-from aidlc_review.sensors.formats import TEXT_FORMATS
+from aidlc_review.sensors.formats import BOTH_STREAMS, TEXT_FORMATS
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, make_finding, skipped
 from aidlc_review.sensors.rule_severity import Overrides
@@ -171,7 +171,8 @@ def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[Ch
     parse = TEXT_FORMATS.get(spec.format or "")
     if parse is None:
         raise SensorError(f"{spec.tool}: no parser for the format {spec.format!r}")
-    hits = parse(run.stdout)
+    both = spec.format in BOTH_STREAMS  # diagnostics on stderr, as compilers write them
+    hits = parse(f"{run.stdout}\n{run.stderr}" if both else run.stdout)
     if not hits and run.returncode not in (0, 1):
         said = last_line(run.stderr or run.stdout)
         raise SensorError(f"{spec.tool} exited {run.returncode}: {said}")

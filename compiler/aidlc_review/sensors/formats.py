@@ -199,7 +199,74 @@ def file_list(text: str) -> list[Hit]:
             if line.strip()]  # fmt: skip
 
 
+_GNU = re.compile(
+    r"^(?:vet: )?(?P<path>[^\s:][^:\n]*\.[\w+-]+):(?P<line>\d+):(?:(?P<col>\d+):)?\s+"
+    r"(?:(?P<level>error|warning|note):\s+)?(?P<message>\S.*)$"
+)
+
+
+def gnu_text(text: str) -> list[Hit]:
+    """The GNU diagnostic form compilers and many checkers print (``go vet``, gcc, clang,
+    javac, shellcheck's gcc format): ``path:line[:col]: [level:] message``, one per line;
+    on stdout or stderr (both are read: compilers write diagnostics to stderr)."""
+    hits = []
+    for line in text.splitlines():
+        found = _GNU.match(line.strip())
+        if found:
+            level = found["level"] if found["level"] in ("warning", "note") else "error"
+            hits.append(Hit(found["path"], int(found["line"]), None,
+                            _one_line(found["message"]), level))  # fmt: skip
+    return hits
+
+
+_GO_PLACE = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<message>.*)$")
+
+
+def go_test_json(report: Path) -> list[Hit]:
+    """``go test -json`` (test2json events, one JSON object a line): a hit per failed test at
+    the first ``file.go:line:`` its output names (the path is the package's import path
+    plus the file, resolved by its longest tail in the workspace), and one per package that
+    failed to build, at its first diagnostic."""
+    output: dict[tuple[str, str], list[str]] = {}
+    hits = []
+    for number, line in enumerate(_report_text(report).splitlines(), start=1):
+        if not line.startswith("{"):
+            continue  # go's own build output between events
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SensorError(f"{report.name}:{number}: not a test2json event: {exc}") from None
+        package = str(event.get("Package") or event.get("ImportPath", "")).split(" [")[0]
+        key = (package, str(event.get("Test", "")))
+        if event.get("Action") in ("output", "build-output"):
+            output.setdefault(key, []).append(str(event.get("Output", "")))
+        elif event.get("Action") == "fail":
+            hits += _go_failure(key, output.get(key, []))
+    return hits
+
+
+def _go_failure(key: tuple[str, str], said: list[str]) -> list[Hit]:
+    package, test = key
+    if not test:  # a package fails on its failed tests (each a hit already) or its build
+        built = gnu_text("".join(said))  # paths relative to where go test ran
+        return [Hit(h.path, h.line, "build-failed", h.message, "error") for h in built[:1]]
+    for text in said:
+        place = _GO_PLACE.match(text.rstrip("\n"))
+        if place:
+            where = f"{package}/{place['file']}"
+            return [Hit(where, int(place["line"]), test, _one_line(place["message"]), "error")]
+    return [Hit(package, None, test, _one_line("".join(said)[-MESSAGE_LIMIT:]), "error")]
+
+
+def _report_text(report: Path) -> str:
+    try:
+        return report.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise SensorError(f"unreadable report {report.name}: {exc}") from None
+
+
 TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
+    "gnu-text": gnu_text,
     "eslint-json": eslint_json,
     "tsc-text": tsc_text,
     "file-list": file_list,
@@ -209,4 +276,7 @@ TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
 FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {
     "junit-xml": junit_xml,
     "jest-json": jest_json,
+    "go-test-json": go_test_json,
 }
+# formats whose tools write their diagnostics to stderr: both streams are read
+BOTH_STREAMS = frozenset({"gnu-text"})

@@ -41,12 +41,32 @@ LAUNCHERS = ("npx", "bunx", "pnpx")  # run a package's bin: only ever the worksp
 
 
 def runner_of(ctx: SensorContext, command: object) -> ToolSpec | None:
-    """The described test runner ``command`` runs, if any."""
+    """The described test runner ``command`` runs, if any: a descriptor's, or one the
+    project declares (settings ``tools`` with check ``coverage``: ``go test``...)."""
     argv = command_argv(command)
-    for spec in ctx.runner.tools:
+    for spec in [*ctx.runner.tools, *_declared_runners(ctx)]:
         if any(_names(entry, argv) for entry in spec.runs):
             return spec
     return None
+
+
+def _declared_runners(ctx: SensorContext) -> list[ToolSpec]:
+    """The project's declared test runners (read at the base), as descriptors."""
+    return [
+        ToolSpec(
+            tool=PurePosixPath(declared["argv"][0]).name,
+            argv=list(declared["argv"]),
+            files=declared["files"],
+            format=declared["format"],
+            runs=[" ".join(declared["argv"])],
+            report_args=list(declared["report_args"]),
+            coverage_args=list(declared["coverage_args"]),
+            coverage_format=declared["coverage_format"],
+            coverage_report=declared["coverage_report"],
+        )
+        for declared in ctx.settings.get("tools", [])
+        if declared["check"] == ctx.name
+    ]
 
 
 def _names(entry: str, argv: list[str]) -> bool:
@@ -61,12 +81,17 @@ def run_described_tests(
 ) -> CheckResult:
     argv = _resolved(ctx, spec, command_argv(command))
     shown = shown_command(argv, [])
+    if spec.files:  # a declared runner takes its files whatever the manifest's `matches`
+        ctx.files = filter_matching(spec.files, ctx.claimed)
     sources = _sources(ctx, spec)
     coverage, unmeasured = _coverage_args(ctx, spec, sources, work / "coverage")
     report = work / "report"
     extra = [arg.replace("{report}", str(report)) for arg in spec.report_args]
-    run = ctx.run([argv[0], *extra, *coverage, *argv[1:]], announce=shown)
+    at = _after_runner(spec, argv)  # `go test -json ...`, `node --test --test-reporter ...`
+    run = ctx.run([*argv[:at], *extra, *coverage, *argv[at:]], announce=shown)
     ctx.checked = len(ctx.files)
+    if not any("{report}" in arg for arg in spec.report_args):
+        report.write_text(run.stdout, encoding="utf-8")  # the runner prints its report
     hits = FILE_FORMATS[spec.format or ""](report) if report.is_file() else []
     failed = [_failed_test(ctx, hit) for hit in hits]
     if run.returncode != 0 and not failed:
@@ -88,6 +113,16 @@ def run_described_tests(
         )  # fmt: skip
     found, details = _judged_coverage(ctx, spec, sources, work / "coverage", shown)
     return judged(ctx.name, [*found, *added], shown, details=details, **said_by)
+
+
+def _after_runner(spec: ToolSpec, argv: list[str]) -> int:
+    """Where the report arguments go: after the program and the words that make it this
+    runner (``go test``, ``node --test``), before the command's own arguments."""
+    words = {word for entry in spec.runs for word in entry.split()[1:]}
+    at = 1
+    while at < len(argv) and argv[at] in words:
+        at += 1
+    return at
 
 
 def _resolved(ctx: SensorContext, spec: ToolSpec, argv: list[str]) -> list[str]:

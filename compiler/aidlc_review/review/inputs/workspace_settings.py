@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from aidlc_review.diagnostics import Diagnostic
 from aidlc_review.errors import InvalidInput, ValidationFailed
@@ -172,20 +172,38 @@ class DeclaredTool(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    check: Literal["formatter", "linter", "type-check", "security"]
+    check: Literal["formatter", "linter", "type-check", "security", "coverage"]
     argv: list[str] = Field(min_length=1)
     files: str = Field(min_length=1)
     format: str
     takes: Literal["files", "project"] = "files"
+    # a test runner (check "coverage"): the test command names it by ``argv``; its report is
+    # written where ``report_args`` say (``{report}``), else it is what the runner prints;
+    # ``coverage_args`` make it write ``coverage_report`` in ``coverage_format`` (``{coverage}``)
+    report_args: list[str] = Field(default_factory=list)
+    coverage_args: list[str] = Field(default_factory=list)
+    coverage_format: str | None = None
+    coverage_report: str | None = None
 
-    @field_validator("format")
-    @classmethod
-    def _known_format(cls, value: str) -> str:
-        from aidlc_review.sensors.formats import TEXT_FORMATS
+    @model_validator(mode="after")
+    def _known_formats(self) -> DeclaredTool:
+        from aidlc_review.sensors.coverage_formats import COVERAGE_FORMATS
+        from aidlc_review.sensors.formats import FILE_FORMATS, TEXT_FORMATS
 
-        if value not in TEXT_FORMATS:
-            raise ValueError(f"must be one of {', '.join(sorted(TEXT_FORMATS))}, got {value!r}")
-        return value
+        known = FILE_FORMATS if self.check == "coverage" else TEXT_FORMATS
+        if self.format not in known:
+            raise ValueError(
+                f"format: must be one of {', '.join(sorted(known))} for a {self.check} tool, "
+                f"got {self.format!r}"
+            )
+        if self.coverage_format is not None and self.coverage_format not in COVERAGE_FORMATS:
+            raise ValueError(
+                f"coverage_format: must be one of {', '.join(sorted(COVERAGE_FORMATS))}, "
+                f"got {self.coverage_format!r}"
+            )
+        if (self.coverage_format is None) != (self.coverage_report is None):
+            raise ValueError("coverage_format and coverage_report go together")
+        return self
 
 
 class WorkspaceSettings(_Settings):
