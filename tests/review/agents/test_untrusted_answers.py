@@ -68,13 +68,17 @@ def test_a_bad_answer_is_recorded_as_reviewer_unavailable_and_never_ready(tmp_pa
     )
     assert main(review_args(ws, "--reviewer", reviewer)) == 1
     last = findings_doc(ws)["passes"][-1]
-    assert last["reviewer"] == {
+    recorded = dict(last["reviewer"])
+    usage = recorded.pop("usage")
+    assert recorded == {
         "agent": Path(sys.executable).name,  # the executable, never the command line
         "status": "unavailable",
         "reason": reason,
         "summary": None,
         "verdict": None,
     }
+    # its time is recorded; a script in no CLI's envelope reports no tokens
+    assert usage["turns"] in (1, 2) and usage["seconds"] > 0 and usage["input_tokens"] is None
     assert [(f["source"], f["severity"], f["finding"]) for f in last["findings"]] == [
         ("runtime", "major", f"reviewer unavailable: {reason}")
     ]

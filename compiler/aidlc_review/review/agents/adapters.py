@@ -20,13 +20,20 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.review.agents.envelope import environment_failure, hopeless, reported_failure
+from aidlc_review.review.agents.envelope import (
+    environment_failure,
+    hopeless,
+    reported_failure,
+    reported_usage,
+)
 from aidlc_review.review.agents.pipes import MAX_ANSWER_BYTES, exchange
+from aidlc_review.review.record.models import AgentUsage
 from aidlc_review.review.record.seal import state_dir
 from aidlc_review.sensors.redact import scrub
 
@@ -124,6 +131,12 @@ class AgentRun:
     timed_out: bool
     error: str | None = None  # the agent could not be started
     gave_up: bool = False  # stopped early: its output said it could only fail
+    seconds: float = 0.0  # wall-clock time of the turn
+
+    @property
+    def usage(self) -> AgentUsage:
+        """The turn's time, and the tokens and cost its CLI reported."""
+        return AgentUsage(turns=1, seconds=round(self.seconds, 3), **reported_usage(self.stdout))
 
     @property
     def failure(self) -> str | None:
@@ -200,8 +213,21 @@ def run_command_agent(
     done, secrets redacted (an agent may print what it read), to ``relay`` or stderr.
     When this returns, no process the agent started is left running.
     """
+    started = time.monotonic()
+    run = _run_turn(spec, cwd, brief, spec.environment(env), timeout, relay)
+    return replace(run, seconds=time.monotonic() - started)
+
+
+def _run_turn(
+    spec: AgentSpec,
+    cwd: Path,
+    brief: str,
+    env: dict[str, str],
+    timeout: float,
+    relay: Callable[[str], None] | None,
+) -> AgentRun:
     try:
-        turn = _start(spec.argv, cwd, spec.environment(env))
+        turn = _start(spec.argv, cwd, env)
     except OSError as exc:
         return AgentRun(None, b"", False, f"cannot start {spec.argv[0]!r}: {exc.strerror}")
     try:

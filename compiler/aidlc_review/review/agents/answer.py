@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from aidlc_review.fsio import sha256_bytes
-from aidlc_review.review.record.models import ReviewerAnswer
+from aidlc_review.review.record.models import AgentUsage, ReviewerAnswer
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.severity import BLOCKING
 from aidlc_review.typed_load import MAX_JSON_DEPTH, describe, key_path, keys_of, too_deep
@@ -29,6 +29,7 @@ class AnswerCheck:
     answer: ReviewerAnswer | None
     reason: str | None  # why the answer was rejected; None when accepted
     quoted: tuple[Quoted, ...] = ()  # secrets the agent's text held (redacted since)
+    usage: AgentUsage | None = None  # what asking cost (a command agent's turns)
 
 
 def validate_answer(

@@ -13,11 +13,13 @@ CLI's envelope (``review.agents.envelope``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from aidlc_review.review.agents.adapters import (
     AgentCannotWork,
+    AgentRun,
     AgentSpec,
     agent_env,
     run_command_agent,
@@ -26,7 +28,7 @@ from aidlc_review.review.agents.answer import AnswerCheck
 from aidlc_review.review.agents.brief import write_brief
 from aidlc_review.review.agents.envelope import unwrap
 from aidlc_review.review.inputs.unit import UnitContext
-from aidlc_review.review.record.models import FindingsDocument
+from aidlc_review.review.record.models import AgentUsage, FindingsDocument
 from aidlc_review.review.run import engine
 from aidlc_review.review.source.freeze import freeze_unit
 from aidlc_review.sensors.redact import scrub
@@ -63,8 +65,19 @@ def ask_command_reviewer(asking: Asking) -> AnswerCheck:
     )
     original = asking.brief.read_text("utf-8")
     retry = write_brief(retry_brief_path(asking.brief), retry_brief(original, reason))
-    check, _ = _ask_once(asking, retry)
-    return check
+    second, _ = _ask_once(asking, retry)
+    return replace(second, usage=added_usage(check.usage, second.usage))
+
+
+def added_usage(first: AgentUsage | None, second: AgentUsage | None) -> AgentUsage | None:
+    """Two turns' usage as one: counts summed where either reported one."""
+    if first is None or second is None:
+        return first or second
+    summed: dict[str, Any] = {}
+    for key in AgentUsage.model_fields:
+        values = [v for v in (getattr(first, key), getattr(second, key)) if v is not None]
+        summed[key] = sum(values) if values else None
+    return AgentUsage(**{**summed, "seconds": round(summed["seconds"], 3)})
 
 
 def retry_brief_path(brief: Path) -> Path:
@@ -83,7 +96,14 @@ def retry_brief(original: str, reason: str) -> str:
 
 
 def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
-    """The answer, and whether a rejection was about its form (worth one retry)."""
+    """The answer (with what the turn cost), and whether a rejection was about its form
+    (worth one retry)."""
+    run = _run_reviewer(asking, brief)
+    check, malformed = _judge(asking, run)
+    return replace(check, usage=run.usage), malformed
+
+
+def _run_reviewer(asking: Asking, brief: Path) -> AgentRun:
     reviewer, paths = asking.reviewer, asking.ctx.paths
     asking.say(f"reviewer {reviewer}: reviewing (timeout {asking.timeout:g}s)")
     env = agent_env(
@@ -94,7 +114,7 @@ def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
         brief=brief,
         number=asking.number,
     )
-    run = run_command_agent(
+    return run_command_agent(
         reviewer,
         cwd=paths.workspace,
         brief=brief.read_text(encoding="utf-8"),
@@ -102,16 +122,19 @@ def _ask_once(asking: Asking, brief: Path) -> tuple[AnswerCheck, bool]:
         timeout=asking.timeout,
         relay=asking.say,
     )
+
+
+def _judge(asking: Asking, run: AgentRun) -> tuple[AnswerCheck, bool]:
     if run.timed_out or run.error:
         return AnswerCheck(None, run.failure), False
-    frozen = asking.gathered.frozen
-    if freeze_unit(asking.gathered.manifest, paths.workspace).fingerprint != frozen.fingerprint:
+    frozen, workspace = asking.gathered.frozen, asking.ctx.paths.workspace
+    if freeze_unit(asking.gathered.manifest, workspace).fingerprint != frozen.fingerprint:
         return AnswerCheck(
             None, "the reviewer changed the claimed source (reviewers never edit)"
         ), False
     if run.cannot_work:
         raise AgentCannotWork(
-            f"reviewer {reviewer}: the agent CLI cannot work here: {run.cannot_work}. "
+            f"reviewer {asking.reviewer}: the agent CLI cannot work here: {run.cannot_work}. "
             f"{CANNOT_WORK_FIX} No pass was spent."
         )
     if run.exit_code != 0 or run.gave_up:

@@ -85,6 +85,58 @@ def reported_failure(stdout: bytes) -> str | None:
     return found.failure(events) if found is not None else None
 
 
+def reported_usage(stdout: bytes) -> dict[str, Any]:
+    """The tokens and cost an agent CLI's envelope reports ({} when it reports none):
+    ``input_tokens`` (not read from a cache), ``output_tokens``, ``cache_read_tokens``,
+    ``cache_write_tokens``, ``cost_usd``. Claude Code's result carries them all; Codex's
+    ``turn.completed`` events carry tokens (``input_tokens`` counts the cached ones too)."""
+    if len(stdout) > MAX_STDOUT_BYTES:
+        return {}
+    text = stdout.decode("utf-8", "replace")
+    events = _events_of(_json(text), text)
+    if events and _is_claude_result(events[-1]):
+        return _claude_usage(events[-1])
+    if events and _is_codex(events):
+        return _codex_usage(events)
+    return {}
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _claude_usage(result: dict[str, Any]) -> dict[str, Any]:
+    said = result.get("usage")
+    usage: dict[str, Any] = said if isinstance(said, dict) else {}
+    cost = result.get("total_cost_usd")
+    found = {
+        "input_tokens": _count(usage.get("input_tokens")),
+        "output_tokens": _count(usage.get("output_tokens")),
+        "cache_read_tokens": _count(usage.get("cache_read_input_tokens")),
+        "cache_write_tokens": _count(usage.get("cache_creation_input_tokens")),
+        "cost_usd": float(cost) if isinstance(cost, int | float) and cost >= 0 else None,
+    }
+    return {key: value for key, value in found.items() if value is not None}
+
+
+def _codex_usage(events: list[dict[str, Any]]) -> dict[str, Any]:
+    totals: dict[str, int] = {}
+    for event in events:
+        usage = event.get("usage") if event.get("type") == "turn.completed" else None
+        if not isinstance(usage, dict):
+            continue
+        cached = _count(usage.get("cached_input_tokens")) or 0
+        counts = {
+            "input_tokens": max((_count(usage.get("input_tokens")) or 0) - cached, 0),
+            "output_tokens": _count(usage.get("output_tokens")) or 0,
+            "cache_read_tokens": cached,
+            "cache_write_tokens": _count(usage.get("cache_write_input_tokens")) or 0,
+        }
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+    return dict(totals)
+
+
 def _claude_error(envelope: dict[str, Any]) -> str | None:
     subtype = envelope.get("subtype", "success")
     if envelope.get("is_error") is not True and subtype == "success":

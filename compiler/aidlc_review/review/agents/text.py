@@ -51,7 +51,7 @@ def scrub_check(check: AnswerCheck) -> AnswerCheck:
             }
         )
     quoted = sorted({q for _, found in scrubbed for q in found})
-    return AnswerCheck(answer, reason, tuple(quoted))
+    return AnswerCheck(answer, reason, tuple(quoted), check.usage)
 
 
 def known_hashes(messages: list[str]) -> set[str]:

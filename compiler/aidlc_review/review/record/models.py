@@ -9,9 +9,16 @@ from __future__ import annotations
 import shlex
 from datetime import date
 from pathlib import PurePath
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from aidlc_review.severity import Severity, blocks_verdict
 
@@ -165,7 +172,33 @@ def agent_name(text: object) -> object:
 AgentName = Annotated[str, BeforeValidator(agent_name)]
 
 
-class ReviewerRecord(Model):
+class AgentUsage(Model):
+    """What an agent's turns in one pass cost, as far as its CLI reported it (a count it did
+    not report is null; the time is measured by the review)."""
+
+    turns: int = Field(ge=1, description="agent runs in the pass (a retried answer is two)")
+    seconds: float = Field(ge=0, description="wall-clock time of those runs")
+    input_tokens: int | None = Field(default=None, ge=0, description="not read from a cache")
+    output_tokens: int | None = Field(default=None, ge=0)
+    cache_read_tokens: int | None = Field(default=None, ge=0)
+    cache_write_tokens: int | None = Field(default=None, ge=0)
+    cost_usd: float | None = Field(default=None, ge=0, description="as the CLI reported it")
+
+
+class _WithUsage(Model):
+    """A record whose ``usage`` is left out of the JSON when there is none (the builtin and
+    host-driven agents report none): records without it read and write as before."""
+
+    usage: AgentUsage | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_usage(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        usage = data.pop("usage", None)
+        return data if usage is None else {**data, "usage": usage}
+
+
+class ReviewerRecord(_WithUsage):
     agent: AgentName
     status: Literal["answered", "unavailable"]
     reason: str | None = None
@@ -173,7 +206,7 @@ class ReviewerRecord(Model):
     verdict: Verdict | None = Field(default=None, description="the verdict the reviewer stated")
 
 
-class RepairRecord(Model):
+class RepairRecord(_WithUsage):
     """The repair dispatched after a NOT-READY pass (absent when none was)."""
 
     agent: AgentName

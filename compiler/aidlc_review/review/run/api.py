@@ -310,7 +310,7 @@ def _repair(
     said = reported_failure(run.stdout) if run.failure is None else None
     failure = run.failure or (scrub_line(said) if said else None)
     record = RepairRecord(
-        agent=str(repairer), status="failed" if failure else "done", reason=failure
+        agent=str(repairer), status="failed" if failure else "done", reason=failure, usage=run.usage
     )
     say(f"repairer {repairer}: {record.status}" + (f" ({record.reason})" if record.reason else ""))
     passes = [*doc.passes[:-1], last.model_copy(update={"repair": record})]

@@ -302,9 +302,15 @@ def unjudged_note(results: list[CheckResult]) -> list[Check]:
 
 def reviewer_record(agent: str, answer: AnswerCheck) -> ReviewerRecord:
     if answer.answer is None:
-        return ReviewerRecord(agent=agent, status="unavailable", reason=answer.reason)
+        return ReviewerRecord(
+            agent=agent, status="unavailable", reason=answer.reason, usage=answer.usage
+        )
     return ReviewerRecord(
-        agent=agent, status="answered", summary=answer.answer.summary, verdict=answer.answer.verdict
+        agent=agent,
+        status="answered",
+        summary=answer.answer.summary,
+        verdict=answer.answer.verdict,
+        usage=answer.usage,
     )
 
 
