@@ -135,8 +135,15 @@ def _submit(ws: Path, request: str, answer: Path) -> int:
         FENCED.replace('"READY"', '"NOT-READY"', 1),
         claude_envelope(json.dumps(ANSWER)),
         codex_stream("Reading the unit.", f"```json\n{json.dumps(ANSWER)}\n```"),
+        # Claude Code with "verbose": true in its settings: the messages, the result last
+        json.dumps(
+            [
+                {"type": "system", "subtype": "init", "session_id": "s", "tools": ["Read"]},
+                json.loads(claude_envelope(json.dumps(ANSWER))),
+            ]
+        ),
     ],
-    ids=["fenced", "claude", "codex"],
+    ids=["fenced", "claude", "codex", "claude-verbose"],
 )
 def test_a_host_answer_in_any_shape_an_agent_prints_is_accepted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: str
