@@ -106,6 +106,8 @@ def _measure(ctx: SensorContext, sources: list[str], work: Path) -> CheckResult:
     }
     if changed is not None:
         details["changed_lines"] = changed
+    if measured.frames:
+        details["frames"] = measured.frames  # what a static finding may explain (review)
     return judged(
         ctx.name,
         findings,
@@ -127,6 +129,7 @@ class _Measured:
     shown: str
     version: str
     findings: list[CheckFinding] = field(default_factory=list)
+    frames: dict[str, list[list[Any]]] = field(default_factory=dict)  # failed test -> frames
 
 
 def _given_data(ctx: SensorContext) -> _Measured:
@@ -165,14 +168,17 @@ def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
         raise TimedOut(f"coverage timed out after {ctx.timeout:g}s") from None
     if not data.is_file() and not list(work.glob(".coverage.*")):
         raise SensorError(why_no_data(shown, python, run))
-    findings = []
+    findings, frames = [], {}
     if run.returncode != 0:
         failed = failed_tests(junit) if junit else None
         unknown = "not a pytest command" if junit is None else "pytest's report names none"
         findings = _failures(ctx, run, failed, unknown)
+        # each failed test's frames, by its finding (one per test, in the same order)
+        pairs = zip(findings, failed or [], strict=False) if failed else ()
+        frames = {f.fingerprint: [list(place) for place in t.frames] for f, t in pairs}
     version = f"coverage {said.read_text(encoding='utf-8')}" if said.is_file() else tool.version
     ran = shown_command([*tool.argv(), *tests], [])
-    return _Measured(_combined(data), ran, version, findings)
+    return _Measured(_combined(data), ran, version, findings, frames)
 
 
 def _activated(python: Path) -> dict[str, str]:

@@ -7,6 +7,7 @@ and placed at its file and line.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET  # noqa: S405 - the run's own report, parsed without entities
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -20,6 +21,9 @@ class FailedTest:
     path: str | None  # workspace-relative POSIX, when pytest named the file
     line: int | None  # 1-based
     message: str  # the assertion or error message, on one line
+    # the places its traceback passed through (pytest's ``path:line: in func`` lines), so a
+    # static finding on one of them can be named as its cause (one defect, one finding)
+    frames: tuple[tuple[str, int], ...] = ()
 
 
 def junit_args(report: Path) -> list[str]:
@@ -56,7 +60,19 @@ def _failed(case: ET.Element, problem: ET.Element) -> FailedTest:
         PurePosixPath(path).as_posix() if path else None,
         int(line) + 1 if line and line.isdigit() else None,
         said[:MESSAGE_LIMIT],
+        frames_of(problem.text or ""),
     )
+
+
+_FRAME = re.compile(r"^(?P<path>[^\s:][^:\n]*\.py):(?P<line>\d+):", re.MULTILINE)
+
+
+def frames_of(traceback: str) -> tuple[tuple[str, int], ...]:
+    """``(path, line)`` of every frame pytest's long traceback names, in order, once each."""
+    seen: dict[tuple[str, int], None] = {}
+    for found in _FRAME.finditer(traceback):
+        seen.setdefault((PurePosixPath(found["path"]).as_posix(), int(found["line"])), None)
+    return tuple(seen)
 
 
 def _class_part(path: str, classname: str) -> str:

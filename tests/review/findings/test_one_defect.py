@@ -126,3 +126,41 @@ def test_a_rename_breaking_twelve_tests_is_one_finding_at_the_change(tmp_path) -
     assert (untested["path"], untested["severity"]) == (APP, "major")
     assert "reported coverage/file-below-threshold" in untested["evidence"]
     assert "reported coverage/changed-below-threshold" in untested["evidence"]
+
+
+GREETING = (
+    '"""Greetings."""\n\n\ndef greet(name: str | None) -> str:\n'
+    '    if name is None:\n        return "hello"\n    return "hello " + name.upper()\n'
+)
+NO_NONE_CHECK = (
+    '"""Greetings."""\n\n\ndef greet(name: str | None) -> str:\n'
+    '    return "hello " + name.upper()\n'
+)
+GREETING_TESTS = (
+    "from src.orders.greet import greet\n\n\ndef test_nobody():\n"
+    '    assert greet(None) == "hello"\n\n\ndef test_ada():\n'
+    '    assert greet("ada") == "hello ADA"\n'
+)
+
+
+def test_a_removed_none_check_is_mypys_finding_naming_the_test_it_breaks(tmp_path) -> None:
+    """The test's traceback runs through the line mypy reports: one defect, at mypy's line."""
+    files = {
+        "src/orders/greet.py": GREETING,
+        "tests/test_greet.py": GREETING_TESTS,
+        "src/__init__.py": "",
+        "src/orders/__init__.py": "",
+    }
+    ws = make_workspace(tmp_path / "ws", files, claims=["src/orders/greet.py"])
+    settings = SETTINGS.replace("coverage-threshold = 90", "coverage-threshold = 0")
+    (ws / "pyproject.toml").write_text(PYPROJECT + "\n[tool.mypy]\n" + settings)
+    base = commit(ws, "tests")
+    (ws / "src/orders/greet.py").write_text(NO_NONE_CHECK)
+
+    assert main(review_args(ws, "--base", base)) == 1
+
+    open_ = [f for f in findings(ws) if f["status"] == "open"]
+    assert [(f["check"], f["rule"], f["location"]) for f in open_] == [
+        ("type-check", "union-attr", "5")
+    ]
+    assert "the cause of failing test tests/test_greet.py::test_nobody" in open_[0]["finding"]

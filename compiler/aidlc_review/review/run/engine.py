@@ -175,7 +175,10 @@ def check_answer(
 
 
 def sensor_observations(results: list[CheckResult]) -> list[Observation]:
-    return [_sensor_observation(r, f) for r in results for f in r.findings]
+    """What the sensors found, a failing test a static finding explains folded into it."""
+    from aidlc_review.review.findings.explained import fold_explained
+
+    return [_sensor_observation(r, f) for r in fold_explained(results) for f in r.findings]
 
 
 def observations(
