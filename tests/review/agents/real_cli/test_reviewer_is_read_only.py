@@ -12,6 +12,7 @@ from tests.review.agents.real_cli.project import (
     CALC,
     HOOK_MARKS,
     INSTRUCTIONS,
+    PINNED_MODEL,
     answer,
     make_permissive,
     workspace,
@@ -65,7 +66,7 @@ def test_the_claude_reviewer_loads_no_instruction_file_and_no_project_env(
     assert "mean() divides by zero" not in sent  # the answer is the model's, not the brief's
     assert "src/orders/calc.py" in sent  # the brief reached the model
     assert INSTRUCTIONS not in sent
-    assert "project-env-applied" not in sent
+    assert world.model.seen and PINNED_MODEL not in {s.body.get("model") for s in world.model.seen}
     assert [m for m in HOOK_MARKS if (ws / m).exists()] == []
 
 
