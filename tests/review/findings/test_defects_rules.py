@@ -11,6 +11,7 @@ from aidlc_review.review.findings.defects import (
     UNDEFINED_NAME,
     UNIT_WIDE,
     UNTESTED_LINES,
+    UNUSED_NAME,
     defect_class,
     is_secret,
 )
@@ -40,6 +41,18 @@ def test_rules_of_several_tools_name_one_defect_whichever_sensor_ran_them() -> N
     for rule in ("coverage/file-below-threshold", "coverage/changed-below-threshold"):
         assert defect_class(rule, "coverage") == UNTESTED_LINES
     assert defect_class("coverage/tests-failed", "coverage") == BROKEN_TEST_RUN
+
+
+def test_tsc_and_eslint_name_one_unused_or_undefined_name() -> None:
+    assert UNUSED_NAME == "unused-name"
+    assert (
+        defect_class("tsc:TS6133", "type-check")
+        == defect_class("eslint:@typescript-eslint/no-unused-vars", "linter")
+        == defect_class("eslint:no-unused-vars", "linter")
+        == UNUSED_NAME
+    )
+    assert defect_class("tsc:TS2304", "type-check") == defect_class("eslint:no-undef", "linter")
+    assert defect_class("tsc:TS2304", "type-check") == UNDEFINED_NAME
 
 
 def test_a_rule_outside_the_table_and_no_rule_are_no_class() -> None:

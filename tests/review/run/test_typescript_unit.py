@@ -177,3 +177,21 @@ def test_eslint_and_tsc_judge_with_the_bases_configuration_not_the_changes(proje
     assert ("type-check", "src/loose.ts", "tsc:TS7006") in found  # implicit any, under strict
     assert ("linter", "eslint.config.js", "config-changed") in found
     assert ("type-check", "tsconfig.json", "config-changed") in found
+
+
+def test_an_unused_variable_tsc_and_eslint_both_report_is_one_finding(project: Path) -> None:
+    strict = json.loads(FILES["tsconfig.json"])
+    strict["compilerOptions"]["noUnusedLocals"] = True
+    write(project / "tsconfig.json", json.dumps(strict))
+    git(project, "add", "tsconfig.json")
+    git(project, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "s")
+    write(project / "src/add.ts", FIXED.replace("{\n", "{\n  const unused = a * 2;\n", 1))
+    write(project / "tests/add.test.ts", TESTS.replace("test.skip(", "test("))
+
+    assert review(project) == 1
+
+    open_ = [f for f in findings_doc(project)["passes"][-1]["findings"] if f["status"] == "open"]
+    [unused] = [f for f in open_ if f["path"] == "src/add.ts"]
+    assert unused["checks"] == ["linter", "type-check"]
+    assert "tsc:TS6133" in unused["evidence"]
+    assert "eslint:@typescript-eslint/no-unused-vars" in unused["evidence"]

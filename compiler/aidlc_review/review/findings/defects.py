@@ -2,7 +2,8 @@
 
 Several tools report one defect in their own words: detect-secrets' detectors and
 ruff's ``S105`` flag one hard-coded secret, ruff's ``F821`` and mypy's ``name-defined``
-one undefined name, ``BLE001``/``S110``/``E722`` one swallowing handler. A finding is
+one undefined name, ``BLE001``/``S110``/``E722`` one swallowing handler, tsc's ``TS6133``
+and eslint's ``no-unused-vars`` one unused variable. A finding is
 identified by (path, defect class) instead of (path, rule), so what they all saw is one
 finding naming every tool (``review.findings.grouping``). A rule outside the table is its own
 class, as before.
@@ -17,6 +18,7 @@ from typing import Final
 
 SECRET: Final = "hardcoded-secret"
 UNDEFINED_NAME: Final = "undefined-name"
+UNUSED_NAME: Final = "unused-name"
 SWALLOWED_EXCEPTION: Final = "swallowed-exception"
 UNTESTED_LINES: Final = "untested-lines"
 BROKEN_TEST_RUN: Final = "broken-test-run"
@@ -32,6 +34,12 @@ DEFECT_CLASSES: Final[dict[str, str]] = {
     "S110": SWALLOWED_EXCEPTION,  # ruff: try-except-pass
     "S112": SWALLOWED_EXCEPTION,  # ruff: try-except-continue
     "E722": SWALLOWED_EXCEPTION,  # ruff: bare except
+    "tsc:TS2304": UNDEFINED_NAME,  # Cannot find name 'x'
+    "eslint:no-undef": UNDEFINED_NAME,
+    "tsc:TS6133": UNUSED_NAME,  # 'x' is declared but its value is never read
+    "tsc:TS6196": UNUSED_NAME,  # 'T' is declared but never used
+    "eslint:no-unused-vars": UNUSED_NAME,
+    "eslint:@typescript-eslint/no-unused-vars": UNUSED_NAME,
     "coverage/file-below-threshold": UNTESTED_LINES,
     "coverage/changed-below-threshold": UNTESTED_LINES,
     "coverage/tests-failed": BROKEN_TEST_RUN,
