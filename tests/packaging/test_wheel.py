@@ -25,6 +25,7 @@ def test_the_wheel_carries_the_definitions_and_templates(wheel_venv: Installed):
             shipped = f"aidlc_review/_plugin/{path.relative_to(PROJECT_ROOT).as_posix()}"
             assert shipped in names
     assert "aidlc_review/templates/code-review.md.j2" in names
+    assert "aidlc_review/py.typed" in names  # PEP 561: importers type-check against it
     assert "aidlc_review/schemas/code-review-findings.schema.json" in names
 
 
