@@ -161,6 +161,22 @@ class AgentRun:
         return scrub_line(said) if said else None
 
 
+CANNOT_WORK_FIX = (
+    "Log the CLI in (or give it its API key) and check that its endpoint is reachable, "
+    "then run the review again."
+)
+
+
+def refuse_if_cannot_work(role: str, spec: AgentSpec, run: AgentRun) -> None:
+    """Raise ``AgentCannotWork`` when the run's CLI said it cannot work here: the review stops
+    before anything of the turn is recorded, so no pass is spent on it."""
+    if run.cannot_work:
+        raise AgentCannotWork(
+            f"{role} {spec}: the agent CLI cannot work here: {run.cannot_work}. "
+            f"{CANNOT_WORK_FIX} No pass was spent."
+        )
+
+
 def parse_agent(text: str, option: str, allowed: tuple[str, ...]) -> AgentSpec:
     if text in allowed:
         return AgentSpec(text, text=text)

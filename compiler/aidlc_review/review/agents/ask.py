@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from aidlc_review.review.agents.adapters import (
-    AgentCannotWork,
     AgentRun,
     AgentSpec,
     agent_env,
+    refuse_if_cannot_work,
     run_command_agent,
 )
 from aidlc_review.review.agents.answer import AnswerCheck
@@ -34,10 +34,6 @@ from aidlc_review.review.source.freeze import freeze_unit
 from aidlc_review.sensors.redact import scrub
 
 Progress = Callable[[str], None]
-CANNOT_WORK_FIX = (
-    "Log the CLI in (or give it its API key) and check that its endpoint is reachable, "
-    "then run the review again."
-)
 
 
 @dataclass(frozen=True)
@@ -132,11 +128,7 @@ def _judge(asking: Asking, run: AgentRun) -> tuple[AnswerCheck, bool]:
         return AnswerCheck(
             None, "the reviewer changed the claimed source (reviewers never edit)"
         ), False
-    if run.cannot_work:
-        raise AgentCannotWork(
-            f"reviewer {asking.reviewer}: the agent CLI cannot work here: {run.cannot_work}. "
-            f"{CANNOT_WORK_FIX} No pass was spent."
-        )
+    refuse_if_cannot_work("reviewer", asking.reviewer, run)
     if run.exit_code != 0 or run.gave_up:
         return AnswerCheck(None, run.failure), False
     found = unwrap(run.stdout)

@@ -16,6 +16,7 @@ from aidlc_review.review.agents.adapters import (
     AgentSpec,
     agent_env,
     parse_agent,
+    refuse_if_cannot_work,
     run_command_agent,
     scrub_line,
 )
@@ -305,6 +306,7 @@ def _repair(
         timeout=timeout,
         relay=say,
     )
+    refuse_if_cannot_work("repairer", repairer, run)  # not logged in, no key: no pass spent
     # an agent CLI can exit 0 and still say in its envelope that it failed (no credit, turn
     # limit): that repair is not done; its own words are kept, secrets redacted
     said = reported_failure(run.stdout) if run.failure is None else None

@@ -129,3 +129,25 @@ def test_a_codex_whose_endpoint_is_unreachable_is_stopped_early_as_an_environmen
     assert "reviewer codex: the agent CLI cannot work here: " in err
     assert "waiting for network" in err
     assert _no_pass_recorded(ws)
+
+
+def test_a_repairer_that_cannot_work_spends_no_pass_and_is_asked_again_by_the_next_run(
+    tmp_path, capsys, real_cli, monkeypatch
+):
+    ws = workspace(tmp_path)
+    real_cli("claude", [Text(answer()), resolving])
+    codex = real_cli("codex", [Tool("exec_command", {"cmd": repair_command()}), Text("Done.")])
+    monkeypatch.delenv("FAKE_MODEL_API_KEY")
+
+    assert main(review_args(ws, "--reviewer", "claude", "--repairer", "codex")) == 2
+
+    assert "repairer codex: the agent CLI cannot work here: " in capsys.readouterr().err
+    (only,) = findings_doc(ws)["passes"]
+    assert only["repair"] is None
+    assert codex.model.seen == []
+    # logged in again: the next run repairs, and the second pass is still there to use
+    monkeypatch.setenv("FAKE_MODEL_API_KEY", clis.DUMMY_KEY)
+    assert main(review_args(ws, "--reviewer", "claude", "--repairer", "codex")) == 0
+    first, second = findings_doc(ws)["passes"]
+    assert first["repair"]["status"] == "done"
+    assert second["verdict"] == "READY"
