@@ -67,7 +67,7 @@ class Preset:
 _CLAUDE_RETRIES = (("CLAUDE_CODE_MAX_RETRIES", "3"),)
 # The reviewer reads and answers, whatever the settings say: only reading tools are offered
 # (--tools; dontAsk denies what is not allowed), only the user's own settings load (not the
-# project's permissions, env or hooks), every hook is off, no MCP server but none, no slash
+# project's permissions, env or hooks), every hook is off, no MCP server, no slash
 # command, no CLAUDE.md or auto-memory, and no session transcript is written under HOME.
 CLAUDE_REVIEWER = Preset(
     (

@@ -6,8 +6,10 @@ an ID that is not an earlier reviewer finding) is sent back once, in a retry bri
 quotes the validation error, inside the same pass. Every check is ``engine.check_answer``,
 run once per try, so what ``conclude`` records is what was retried. A second malformed answer,
 or a run that fails outright (timeout, exit status, edited source), is "reviewer
-unavailable" as before. The answer is taken from bare JSON, one fenced block or an agent
-CLI's envelope (``review.agents.envelope``).
+unavailable" as before, with the CLI's own reason. A CLI that says it cannot work here (not
+logged in, no key, endpoint unreachable) stops the review before the pass is recorded
+(``AgentCannotWork``). The answer is taken from bare JSON, one fenced block or an agent
+CLI's envelope (``review.agents.envelope``); what the turns cost is kept with it (``usage``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,10 @@ Accepted, and nothing else:
   ``{"type": "item.completed", "item": {"type": "agent_message", "text": ...}}``.
 
 An envelope that reports a failure (``is_error``, ``turn.failed``) is that failure, for a
-reviewer and (``reported_failure``) for a repairer that exits 0 all the same. What comes
+reviewer and (``reported_failure``) for a repairer that exits 0 all the same; the same words
+explain a non-zero exit. ``environment_failure`` tells a CLI that cannot work here from one
+that failed once, ``hopeless`` a turn still running that can only fail, and
+``reported_usage`` reads the tokens and cost the envelope reports. What comes
 out is still untrusted: ``answer.validate_answer`` checks it strictly.
 """
 
