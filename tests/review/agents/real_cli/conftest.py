@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,21 @@ class World:
 
     def requests_text(self) -> str:
         return "\n".join(s.text for s in self.model.seen)
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Iterator[Path]:
+    """The test's folder on a real disk: Codex's read-only sandbox mounts a fresh ``/dev``,
+    so a workspace under ``/dev/shm`` (where ``make test`` keeps its temp files) would be
+    invisible to the commands the model runs."""
+    if not tmp_path.resolve().is_relative_to("/dev"):
+        yield tmp_path
+        return
+    real = Path(tempfile.mkdtemp(prefix="real-cli-", dir="/var/tmp"))
+    try:
+        yield real
+    finally:
+        shutil.rmtree(real, ignore_errors=True)
 
 
 @pytest.fixture
