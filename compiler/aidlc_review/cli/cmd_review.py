@@ -257,6 +257,7 @@ def _outcome_json(outcome: Any) -> dict[str, Any]:
         "findings_path": str(outcome.findings_path),
         "report_path": str(outcome.report_path),
         "receipt": outcome.receipt,
+        "usage": outcome.usage,
     }
 
 

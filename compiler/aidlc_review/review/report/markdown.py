@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from aidlc_review.review.record.models import Finding, FindingsDocument, Pass
+from aidlc_review.review.record.models import AgentUsage, Finding, FindingsDocument, Pass
 from aidlc_review.review.record.waivers import waived_finding_ids
 from aidlc_review.review.report.render import render
 from aidlc_review.severity import BLOCKING
@@ -73,7 +73,9 @@ def _history_row(item: Pass) -> dict[str, Any]:
         if item.reviewer.status == "answered"
         else (f"{item.reviewer.agent} unavailable")
     )
+    reviewer += usage_text(item.reviewer.usage)
     repair = f"{item.repair.agent}: {item.repair.status}" if item.repair else ""
+    repair += usage_text(item.repair.usage) if item.repair else ""
     return {
         "attempt": item.attempt,
         "number": item.number,
@@ -86,6 +88,28 @@ def _history_row(item: Pass) -> dict[str, Any]:
         "at": item.at or "",
         "by": item.by or "",
     }
+
+
+def usage_text(usage: AgentUsage | None) -> str:
+    """`` (2 turns, 12.3 s, 1,234 in / 456 out / 5,000 cached tokens, $0.0123)``: what the
+    agent's CLI reported for the pass; empty when it reported nothing."""
+    if usage is None:
+        return ""
+    parts = [f"{usage.turns} turn{'s' if usage.turns != 1 else ''}", f"{usage.seconds:.1f} s"]
+    counted = [
+        f"{count:,} {label}"
+        for count, label in (
+            (usage.input_tokens, "in"),
+            (usage.output_tokens, "out"),
+            (usage.cache_read_tokens, "cached"),
+        )
+        if count is not None
+    ]
+    if counted:
+        parts.append(" / ".join(counted) + " tokens")
+    if usage.cost_usd is not None:
+        parts.append(f"${usage.cost_usd:.4f}")
+    return f" ({', '.join(parts)})"
 
 
 def _gate_line(doc: FindingsDocument) -> str:

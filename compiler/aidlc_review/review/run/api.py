@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,20 @@ class ReviewOutcome:
     findings_path: Path
     report_path: Path
     receipt: dict[str, Any] | None
+    usage: list[dict[str, Any]] = field(default_factory=list)  # per pass of the attempt
+
+
+def pass_usage(doc: FindingsDocument) -> list[dict[str, Any]]:
+    """What each pass of the attempt's agents cost (turns, seconds, tokens, cost), as their
+    CLIs reported it; a pass whose agents report none (builtin) is listed without."""
+    rows = []
+    for item in doc.attempt_passes():
+        row: dict[str, Any] = {"pass": item.number}
+        for role, record in (("reviewer", item.reviewer), ("repair", item.repair)):
+            if record is not None and record.usage is not None:
+                row[role] = record.usage.model_dump(mode="json")
+        rows.append(row)
+    return rows
 
 
 def run_review(request: ReviewRequest, progress: Progress | None = None) -> ReviewOutcome:
@@ -127,6 +141,7 @@ def outcome_of(doc: FindingsDocument, paths: RecordPaths) -> ReviewOutcome:
         findings_path=paths.findings,
         report_path=paths.report,
         receipt=doc.receipt.model_dump(mode="json", by_alias=True) if doc.receipt else None,
+        usage=pass_usage(doc),
     )
 
 

@@ -3,10 +3,12 @@ and its duration, are recorded with the pass in the findings document."""
 
 from __future__ import annotations
 
+import json
+
 from aidlc_review.cli.main import main
 from tests.review.agents.real_cli.fake_model import USAGE, Text, Tool
 from tests.review.agents.real_cli.project import CALC, answer, repair_command, workspace
-from tests.review.workspace import findings_doc, review_args
+from tests.review.workspace import findings_doc, report_text, review_args
 
 
 def _per_request(requests: int, *, cache_write: bool) -> dict[str, int]:
@@ -33,10 +35,17 @@ def test_claude_reviewer_and_repairer_usage_is_recorded_per_pass(tmp_path, capsy
         Text(answer(bug=False)),
     ]
     world = real_cli("claude", turns)
+    capsys.readouterr()
 
-    main(review_args(ws, "--reviewer", "claude", "--repairer", "claude"))
+    main(review_args(ws, "--reviewer", "claude", "--repairer", "claude", "--json"))
 
+    said = json.loads(capsys.readouterr().out)
     first = findings_doc(ws)["passes"][0]
+    assert said["usage"][0] == {
+        "pass": 1, "reviewer": first["reviewer"]["usage"], "repair": first["repair"]["usage"]
+    }  # fmt: skip
+    tokens = f"{2 * USAGE['input_tokens']:,} in / {2 * USAGE['output_tokens']:,} out"
+    assert "claude (1 turn, " in report_text(ws) and tokens in report_text(ws)
     review, repair = first["reviewer"]["usage"], first["repair"]["usage"]
     assert {k: review[k] for k in _per_request(2, cache_write=True)} == _per_request(
         2, cache_write=True
