@@ -1,41 +1,50 @@
 """dependencies: every dependency the unit adds or loosens, against the base revision.
 
-The claimed dependency files (``pyproject.toml``, ``requirements*.txt``, lock files)
-are read as they are now and as ``git show <base>:<path>`` gives them; the base is the
-run setting ``base_revision``, else ``HEAD``. What the change adds or loosens is a
-finding unless the approved list covers it. The approved list and the audit command
-come from the workspace's ``pyproject.toml`` *at the base*: a change cannot approve
-its own dependencies or switch its own audit off. Nothing is ever installed.
+The claimed dependency files (``pyproject.toml``, ``requirements*.txt``, Python lock
+files; ``package.json`` and npm, yarn and pnpm lock files) are read as they are now and
+as ``git show <base>:<path>`` gives them; the base is the run setting ``base_revision``,
+else ``HEAD``. What the change adds or loosens is a finding unless the approved list
+covers it. The approved list and the audit command come from the workspace's settings
+file *at the base* (the first of ``.aidlc-review.toml``, ``pyproject.toml``'s
+``[tool.aidlc-review]``, ``package.json``'s ``"aidlc-review"`` there): a change cannot
+approve its own dependencies or switch its own audit off. Nothing is ever installed.
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check
-from aidlc_review.sensors.dependency_changes import Change, approved_by, changes
+from aidlc_review.sensors.dependency_changes import (
+    Change,
+    approval_problem,
+    approved_by,
+    changes,
+)
 from aidlc_review.sensors.dependency_files import Declarations, Declared, read_declarations
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.tools import find_tool, last_line
 
 TABLE = "tool.aidlc-review"
+# where the settings live, the first that exists wins (as the review reads them)
+SETTINGS_FILES = (".aidlc-review.toml", "pyproject.toml", "package.json")
 
 
 def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     git = _Git(ctx, str(ctx.settings.get("base_revision") or "HEAD"))
-    at_base = _settings(git.show("pyproject.toml"), f"pyproject.toml at {git.base}")
-    now = _settings(_read(ctx.workspace / "pyproject.toml"), "pyproject.toml")
+    at_base, base_file = _settings(git.show, f" at {git.base}")
+    now, now_file = _settings_now(ctx)
     policy = _Policy(
-        _approvals(at_base, f"pyproject.toml at {git.base}") + _practices(ctx, git),
-        _approvals(now, "pyproject.toml"),
+        _approvals(at_base, base_file) + _practices(ctx, git),
+        _approvals(now, now_file),
         git.base,
     )
     changed = {
@@ -70,8 +79,8 @@ def _changes(before: Declarations, now: Declarations) -> Changed:
 class _Policy:
     """The approvals in force (on the base) and those only the change itself adds."""
 
-    approvals: list[Requirement]
-    self_approved: list[Requirement]
+    approvals: list[str]  # entries as written, each read in a declaration's own syntax
+    self_approved: list[str]
     base: str
     used: list[str] = field(default_factory=list)
 
@@ -97,7 +106,12 @@ class _Policy:
         if self.covers(path, declared):
             return None
         where = _group_label(change.group)
-        if change.kind == "unreadable":
+        if change.group == "file":
+            message = (
+                f"{path} cannot be read ({change.now}): none of its dependencies was checked, "
+                "review it by hand"
+            )
+        elif change.kind == "unreadable":
             message = (
                 f"new dependency line this sensor cannot read, review it by hand: {change.now}"
             )
@@ -136,6 +150,7 @@ def _group_label(group: str) -> str:
         "group": f"dependency group {name!r}",
         "requirements": "requirements",
         "lock": "lock file",
+        "npm": f"package.json {name}",
     }
     return labels.get(kind, group)
 
@@ -177,36 +192,55 @@ def _read(path: Path) -> str | None:
         raise SensorError(f"{path.name}: unreadable: {exc}") from None
 
 
-def _settings(text: str | None, where: str) -> dict[str, Any]:
-    """The ``[tool.aidlc-review]`` table of a pyproject text (empty without one)."""
-    if text is None:
-        return {}
+def _settings(show: Callable[[str], str | None], at: str) -> tuple[dict[str, Any], str]:
+    """The review's settings table from the first settings file ``show`` finds (empty
+    without one), and where it was read (``pyproject.toml at HEAD``)."""
+    for name in SETTINGS_FILES:
+        text = show(name)
+        if text is None:
+            continue
+        where = f"{name}{at}"
+        if name == "package.json":
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise SensorError(f"{where}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+            table = data.get("aidlc-review", {}) if isinstance(data, dict) else {}
+        else:
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise SensorError(f"{where}: not valid TOML: {exc}") from None
+            own = name == SETTINGS_FILES[0]  # its top level is the table
+            table = data if own else data.get("tool", {}).get("aidlc-review")
+        return (table if isinstance(table, dict) else {}), where
+    return {}, f"pyproject.toml{at}"
+
+
+def _settings_now(ctx: SensorContext) -> tuple[dict[str, Any], str]:
+    """The workspace's own settings, only to say that an approval there does not count yet:
+    a file that does not parse approves nothing (a claimed one is judged on its own)."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SensorError(f"{where}: not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("aidlc-review", {})
-    return table if isinstance(table, dict) else {}
+        return _settings(lambda name: _read(ctx.workspace / name), "")
+    except SensorError:
+        return {}, "the settings file"
 
 
-def _approvals(table: dict[str, Any], where: str) -> list[Requirement]:
+def _approvals(table: dict[str, Any], where: str) -> list[str]:
     entries = table.get("approved-dependencies", [])
-    key = f"$.{TABLE}.approved-dependencies"
+    root = {SETTINGS_FILES[0]: "$", "package.json": "$.aidlc-review"}
+    key = f"{root.get(where.split(' ')[0], f'$.{TABLE}')}.approved-dependencies"
     if not isinstance(entries, list):
         raise SensorError(f"{where}: {key}: must be a list of requirements")
-    approvals = []
     for index, entry in enumerate(entries):
         if not isinstance(entry, str):
             raise SensorError(f"{where}: {key}[{index}]: must be a string, got {entry!r}")
-        try:
-            approvals.append(Requirement(entry))
-        except InvalidRequirement as exc:
-            reason = str(exc).splitlines()[0]
-            raise SensorError(f"{where}: {key}[{index}]: not a requirement: {reason}") from None
-    return approvals
+        if (reason := approval_problem(entry)) is not None:
+            raise SensorError(f"{where}: {key}[{index}]: not a requirement: {reason}")
+    return list(entries)
 
 
-def _practices(ctx: SensorContext, git: _Git) -> list[Requirement]:
+def _practices(ctx: SensorContext, git: _Git) -> list[str]:
     """Approvals listed under an "Approved dependencies" heading of the record's
     team-practices file (run setting ``team_practices``), as the file stands at the base."""
     name = ctx.settings.get("team_practices")
@@ -226,11 +260,9 @@ def _practices(ctx: SensorContext, git: _Git) -> list[Requirement]:
             inside = line.lstrip("#").strip().lower() == "approved dependencies"
         elif inside and line.lstrip().startswith(("- ", "* ")):
             entry = line.lstrip()[2:].strip().strip("`")
-            try:
-                approvals.append(Requirement(entry))
-            except InvalidRequirement as exc:
-                reason = str(exc).splitlines()[0]
-                raise SensorError(f"{where}:{number}: not a requirement: {reason}") from None
+            if (reason := approval_problem(entry)) is not None:
+                raise SensorError(f"{where}:{number}: not a requirement: {reason}")
+            approvals.append(entry)
     return approvals
 
 

@@ -1,8 +1,10 @@
-"""The dependencies a file declares, keyed by (group, name): pyproject, requirements, lock files.
+"""The dependencies a file declares, keyed by (group, name): pyproject, requirements, lock
+files, and npm's ``package.json`` and lock files (read by ``npm_dependencies``).
 
 Each reader takes the file's text (as it is now, or as ``git show`` gives it at the
 base) and returns what it declares. A line or entry that is not a requirement is
-kept as such (``Unreadable``), so a new one can be reported instead of ignored.
+kept as such (``unreadable``), so a new one can be reported instead of ignored; an npm
+file that does not parse at all is kept as ``broken`` (its reason and line).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from aidlc_review.sensors import npm_dependencies as npm
 from aidlc_review.sensors.context import SensorError
+from aidlc_review.sensors.npm_ranges import NpmRequirement
 
 # lock files whose TOML lists ``[[package]]`` tables with a name and a version
 TOML_LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
@@ -28,27 +32,34 @@ BACKSLASH = "\\"
 
 @dataclass(frozen=True)
 class Declared:
-    group: str  # "dependencies", "optional:<extra>", "group:<name>", "requirements", "lock"
-    requirement: Requirement
+    # "dependencies", "optional:<extra>", "group:<name>", "requirements", "lock",
+    # "npm:<package.json group>"
+    group: str
+    requirement: Requirement | NpmRequirement
     line: int | None
 
     @property
     def name(self) -> str:
+        if isinstance(self.requirement, NpmRequirement):
+            return self.requirement.name  # npm names are exact: no normalization
         return canonicalize_name(self.requirement.name)
 
 
 @dataclass
 class Declarations:
-    kind: str  # "pyproject", "requirements", "lock", "other"
+    kind: str  # "pyproject", "requirements", "package", "lock", "other"
     items: dict[tuple[str, str], Declared] = field(default_factory=dict)
     unreadable: dict[str, int] = field(default_factory=dict)  # text -> line
+    broken: tuple[str, int | None] | None = None  # the whole file: why, and where
 
 
 def kind_of(path: str) -> str:
     name = PurePosixPath(path).name
     if name == "pyproject.toml":
         return "pyproject"
-    if name in TOML_LOCKS or name in JSON_LOCKS:
+    if name == npm.PACKAGE_JSON:
+        return "package"
+    if name in TOML_LOCKS or name in JSON_LOCKS or name in npm.LOCKS:
         return "lock"
     in_folder = PurePosixPath(path).parent.name == "requirements"
     if name.endswith(".txt") and (name.startswith("requirements") or in_folder):
@@ -62,13 +73,26 @@ def read_declarations(path: str, text: str | None) -> Declarations:
     found = Declarations(kind)
     if text is None:
         return found
-    if kind == "pyproject":
-        _pyproject(path, text, found)
-    elif kind == "requirements":
-        _requirements(text, found)
-    elif kind == "lock":
-        _lock(path, text, found)
+    try:
+        if kind == "pyproject":
+            _pyproject(path, text, found)
+        elif kind == "package":
+            _package_json(text, found)
+        elif kind == "requirements":
+            _requirements(text, found)
+        elif kind == "lock":
+            _lock(path, text, found)
+    except npm.Unreadable as exc:
+        found.broken = (exc.reason, exc.line)
     return found
+
+
+def _package_json(text: str, found: Declarations) -> None:
+    read = npm.read_package_json(text)
+    for group, requirement, line in read.entries:
+        declared = Declared(f"npm:{group}", requirement, line)
+        found.items[(declared.group, declared.name)] = declared
+    found.unreadable.update(read.unreadable)
 
 
 def _pyproject(path: str, text: str, found: Declarations) -> None:
@@ -157,6 +181,10 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
 
 
 def _lock(path: str, text: str, found: Declarations) -> None:
+    if PurePosixPath(path).name in npm.LOCKS:
+        for name, version in npm.lock_packages(path, text):
+            found.items[("lock", name)] = Declared("lock", NpmRequirement(name, version), None)
+        return
     if PurePosixPath(path).name in JSON_LOCKS:
         packages = _pipfile_lock(path, text)
     else:

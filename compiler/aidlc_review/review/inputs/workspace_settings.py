@@ -114,16 +114,13 @@ class _Settings(BaseModel):
     @field_validator("approved_dependencies", mode="before")
     @classmethod
     def _approved(cls, value: Any) -> Any:
-        from packaging.requirements import InvalidRequirement, Requirement
+        from aidlc_review.sensors.dependency_changes import approval_problem
 
         if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
             raise ValueError(f"must be a list of requirements, got {show(value)}")
-        for entry in value:
-            try:
-                Requirement(entry)
-            except InvalidRequirement as exc:
-                reason = str(exc).splitlines()[0]
-                raise ValueError(f"{entry!r} is not a requirement: {reason}") from None
+        for entry in value:  # a Python requirement, or npm's name / name@range
+            if (reason := approval_problem(entry)) is not None:
+                raise ValueError(f"{entry!r} is not a requirement: {reason}")
         return value
 
     @field_validator("brief_diff_bytes", mode="before")
