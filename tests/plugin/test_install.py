@@ -17,8 +17,10 @@ from tests import engine_export
 from tests.plugin.trees import copy_project, copy_upstream, snapshot
 
 CONSTRUCTION = "aidlc-common/stages/construction"
-# upstream's code-generation scopes where units-generation writes a unit set
-UPSTREAM_UNIT_SCOPES = ["enterprise", "feature", "mvp", "workshop"]
+# where 2.5.5's data runs code generation, of the scopes the feature request names
+REVIEWED_SCOPES = [
+    "bugfix", "enterprise", "feature", "mvp", "refactor", "security-patch", "workshop",
+]  # fmt: skip
 SCHEMA = ".claude/tools/aidlc-stage-schema.ts"
 
 
@@ -60,26 +62,22 @@ def test_code_review_lands_between_generation_and_test(tmp_path):
     assert nodes["code-generation"]["reviewer"] == "aidlc-architecture-reviewer-agent"
     grid = json.loads((root / "tools/data/scope-grid.json").read_text())
     executing = sorted(s for s, row in grid.items() if row["stages"]["code-review"] == "EXECUTE")
-    assert executing == UPSTREAM_UNIT_SCOPES
+    assert executing == REVIEWED_SCOPES
     args = ["compile", "--harness", str(root), "--display-root", ".claude", "--check"]
     assert main(args) == 0  # our compiler agrees with the numbers install pinned
 
 
-def test_install_leaves_code_review_out_of_scopes_without_units_and_says_so(tmp_path, capsys):
+def test_install_adds_code_review_to_the_scopes_without_units_once_at_stage_level(tmp_path):
     root = copy_upstream(tmp_path)
 
     assert install(root) == 0
 
     grid = json.loads((root / "tools/data/scope-grid.json").read_text())
     for scope in ("bugfix", "refactor", "security-patch"):
+        assert grid[scope]["stages"]["units-generation"] == "SKIP"  # no unit set there
         assert grid[scope]["stages"]["code-generation"] == "EXECUTE"
-        assert grid[scope]["stages"]["code-review"] == "SKIP"
-    assert (
-        "note: code-review is not added to bugfix, refactor, security-patch: no stage there "
-        "writes the unit set (unit-of-work-dependency), so upstream would run code-review once "
-        "under the literal placeholder construction/{unit-name}/code-review/, where no unit's "
-        "review is written\n"
-    ) in capsys.readouterr().err
+        assert grid[scope]["stages"]["code-review"] == "EXECUTE"  # one stage-level review
+    assert grid["poc"]["stages"]["code-review"] == "SKIP"  # the documented no-review path
 
 
 @pytest.mark.engine  # reads upstream's stage schema from the export

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.upstream.engine import TOOLS, Ran, UpstreamProject, bun_dir
+from tests.upstream.engine import TOOLS, Ran, UpstreamProject, bun_dir, registered_hooks
 
 DEFAULT_TIMEOUT = 60  # seconds: Claude Code's default for a command hook
 
@@ -146,14 +145,3 @@ def _denied_by_json(stdout: str) -> str | None:
     if out.get("decision") == "block":  # the older form
         return str(out.get("reason") or "blocked by a PreToolUse hook")
     return None
-
-
-def registered_hooks(project: UpstreamProject, event: str, tool: str) -> list[dict[str, Any]]:
-    """The command hooks ``settings.json`` registers for ``event`` on ``tool``, in order."""
-    settings = json.loads((project.harness / "settings.json").read_text(encoding="utf-8"))
-    found: list[dict[str, Any]] = []
-    for entry in settings.get("hooks", {}).get(event, []):
-        matcher = entry.get("matcher", "")
-        if matcher in ("", "*") or re.fullmatch(matcher, tool):
-            found.extend(h for h in entry.get("hooks", []) if h.get("type") == "command")
-    return found

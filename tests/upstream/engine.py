@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,8 +27,11 @@ import pytest
 from filelock import FileLock
 from tests import engine_export, shared_builds
 
+from aidlc_review.upstream.features import EngineFeatures
+
 RUNNER = engine_export.RUNNER
 UNITS_FILE = "unit-of-work-dependency"
+STEERING_PARTS = 50  # load-steering parts one directive may take before it is a stall
 TOOLS = Path(sys.executable).parent  # aidlc-review, ruff, mypy of this environment
 
 
@@ -143,9 +147,65 @@ class UpstreamProject:
         )
         return ran
 
+    def birth(self, scope: str = "feature", arguments: str = "x", label: str = "a b") -> Ran:
+        """Start an intent of ``scope`` with the verb this engine names it by."""
+        return self.ok(
+            "utility", *EngineFeatures.read(self.harness).birth_args(scope, arguments, label)
+        )
+
+    def next(self) -> Any:
+        """The engine's next directive, as SKILL.md has the conductor take it: a
+        ``load-steering`` directive (2.6) is transport, continued with its token until the
+        engine says something else; it is never reported."""
+        directive = self.ok("orchestrate", "next").json()
+        for _ in range(STEERING_PARTS):
+            if directive.get("kind") != "load-steering":
+                return directive
+            directive = self.ok("orchestrate", "continue", directive["continue_token"]).json()
+        raise AssertionError(f"load-steering did not end in {STEERING_PARTS} parts")
+
+    def run_hooks(self, event: str, tool: str, payload: dict[str, Any]) -> None:
+        """Run the command hooks ``settings.json`` registers for ``event`` on ``tool`` as
+        Claude Code would after the tool ran (``PostToolUse``, ``UserPromptSubmit``): in the
+        project, ``CLAUDE_PROJECT_DIR`` set, the event's JSON on stdin; each must succeed."""
+        env = {**os.environ, **self.env, "CLAUDE_PROJECT_DIR": str(self.root)}
+        env["PATH"] = f"{bun_dir()}{os.pathsep}{TOOLS}{os.pathsep}{env.get('PATH', '')}"
+        event_json = json.dumps({"hook_event_name": event, "cwd": str(self.root), **payload})
+        for hook in registered_hooks(self, event, tool):
+            done = subprocess.run(
+                ["bash", "-c", hook["command"]],
+                cwd=self.root,
+                capture_output=True,
+                text=True,
+                env=env,
+                input=event_json,
+                timeout=hook.get("timeout", 60),
+            )
+            assert done.returncode == 0, f"{event} hook {hook['command']}: {done.stderr}"
+
+    def written(self, path: Path) -> None:
+        """What Claude Code's Write tool does after it wrote ``path``: its PostToolUse
+        hooks run (upstream's audit logger records the write; its sensors fire)."""
+        text = path.read_text(encoding="utf-8")
+        tool_input = {"file_path": str(path), "content": text}
+        response = {"filePath": str(path), "type": "create"}
+        payload = {"tool_name": "Write", "tool_input": tool_input, "tool_response": response}
+        self.run_hooks("PostToolUse", "Write", payload)
+
     def doctor_summary(self) -> str:
         lines = self.tool("aidlc", "doctor").stdout.strip().splitlines()
         return lines[-1] if lines else ""
 
     def status(self) -> str:
         return self.git("status", "--porcelain", "--untracked-files=all")
+
+
+def registered_hooks(project: UpstreamProject, event: str, tool: str) -> list[dict[str, Any]]:
+    """The command hooks ``settings.json`` registers for ``event`` on ``tool``, in order."""
+    settings = json.loads((project.harness / "settings.json").read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = []
+    for entry in settings.get("hooks", {}).get(event, []):
+        matcher = entry.get("matcher", "")
+        if matcher in ("", "*") or re.fullmatch(matcher, tool):
+            found.extend(h for h in entry.get("hooks", []) if h.get("type") == "command")
+    return found

@@ -2,7 +2,9 @@
 what that schema accepts, refuses an engine newer than the verified ones unless forced, and
 lets upstream's own compile and doctor judge what it wrote, restoring every byte when they
 object. The engines here are copies of ``../shared/aidlc-upstream`` (2.5.5) edited the way
-newer upstream releases differ (DESIGN.md §8, Versions): no runnable newer engine exists."""
+newer upstream releases differ (DESIGN.md §8, Versions): no runnable newer engine exists.
+On either export (2.5.5, 2.6.18) the edits are the same: a key and its rule added to the stage
+schema, the version raised past the verified ones."""
 
 from __future__ import annotations
 
@@ -38,16 +40,16 @@ def _require(project: UpstreamProject, key: str, named: str, value: str | None =
     install."""
     schema = project.harness / SCHEMA
     text = schema.read_text()
-    listed = '"reviewer_max_iterations", "when"'
+    listed = '"reviewer_max_iterations",'
     anchor = '  checkPositiveInteger(o, "reviewer_max_iterations", errors);\n'
-    assert listed in text and anchor in text
+    assert listed in text and anchor in text and f'"{key}"' not in text
     rule = (
         '  if ("reviewer" in o && o.reviewer !== undefined) {\n'
         f"    const v = o.{key};\n"
         f'    if (!({named})) errors.push("reviewer requires a valid {key}");\n'
         "  }\n"
     )
-    text = text.replace(listed, f'"reviewer_max_iterations", "{key}", "when"', 1)
+    text = text.replace(listed, f'"reviewer_max_iterations", "{key}",', 1)
     schema.write_text(text.replace(anchor, anchor + rule, 1))
     for stage in sorted((project.harness / "aidlc-common/stages").rglob("*.md")):
         source = stage.read_text()
@@ -80,46 +82,47 @@ def _assert_green(project: UpstreamProject) -> None:
 
 
 @pytest.fixture
-def engine_2_6(project) -> UpstreamProject:
-    """upstream 2.6's rule: ``reviewer:`` needs ``review_artifact:`` naming a produces entry."""
+def engine_2_7(project) -> UpstreamProject:
+    """upstream 2.7's rule: ``reviewer:`` needs ``review_artifact:`` naming a produces entry."""
     _require(project, "review_artifact", 'typeof v === "string" && o.produces.includes(v)')
-    _set_version(project, "2.6.0")
+    _set_version(project, "2.7.0")
     return project
 
 
-def test_an_engine_newer_than_the_verified_ones_is_refused(engine_2_6, capsys):
-    before = _files(engine_2_6)
+def test_an_engine_newer_than_the_verified_ones_is_refused(engine_2_7, capsys):
+    before = _files(engine_2_7)
 
-    assert main(["install", "--harness", str(engine_2_6.harness)]) == 1
+    assert main(["install", "--harness", str(engine_2_7.harness)]) == 1
 
     err = capsys.readouterr().err
     assert err == (
-        f"{engine_2_6.harness / 'tools/aidlc-version.ts'}: upstream's engine is 2.6.0, newer "
-        "than the engines this plugin is verified with (2.5.x); refusing to install. "
+        f"{engine_2_7.harness / 'tools/aidlc-version.ts'}: upstream's engine is 2.7.0, newer "
+        "than the engines this plugin is verified with (2.5.x, 2.6.x); refusing to install. "
         "`aidlc-review install --force` installs anyway: upstream's compile and doctor still "
         "judge the result, and it is rolled back byte for byte if they object\n"
     )
-    assert _files(engine_2_6) == before
+    assert _files(engine_2_7) == before
 
 
-def test_forced_install_lowers_review_artifact_where_the_schema_requires_it(engine_2_6):
-    assert main(["install", "--harness", str(engine_2_6.harness), "--force"]) == 0
+def test_forced_install_lowers_review_artifact_where_the_schema_requires_it(engine_2_7):
+    assert main(["install", "--harness", str(engine_2_7.harness), "--force"]) == 0
 
-    _assert_green(engine_2_6)
-    stage = (engine_2_6.harness / REVIEW_STAGE).read_text()
+    _assert_green(engine_2_7)
+    stage = (engine_2_7.harness / REVIEW_STAGE).read_text()
     assert re.search(
         r"^reviewer: aidlc-code-reviewer-agent\nreviewer_max_iterations: 2\n"
         r"review_artifact: code-review\n",
         stage,
         re.M,
     )
-    assert main(["uninstall", "--harness", str(engine_2_6.harness)]) == 0
-    assert engine_2_6.status() == ""
+    assert main(["uninstall", "--harness", str(engine_2_7.harness)]) == 0
+    assert engine_2_7.status() == ""
 
 
 def test_an_install_upstreams_compile_rejects_is_rolled_back_byte_for_byte(project, capsys):
-    # a rule this plugin does not lower for: every reviewed stage declares its review class
-    _require(project, "review_class", 'v === "blocking" || v === "advisory"', "blocking")
+    # a rule this plugin does not lower for: every reviewed stage says ``ars: true`` (a key
+    # the plugin's model knows and neither engine's schema lists)
+    _require(project, "ars", 'v === true || v === "true"', "true")
     before = _files(project)
 
     assert main(["install", "--harness", str(project.harness)]) == 1
@@ -128,7 +131,7 @@ def test_an_install_upstreams_compile_rejects_is_rolled_back_byte_for_byte(proje
     assert f"{project.harness}: upstream's engine objected, so every file is back as it was" in err
     assert (
         f"{project.harness / REVIEW_STAGE}: schema validation failed: "
-        "reviewer requires a valid review_class" in err
+        "reviewer requires a valid ars" in err
     )
     assert _files(project) == before
     assert project.status() == ""

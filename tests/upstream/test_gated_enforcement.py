@@ -53,7 +53,7 @@ class GatedWalk:
         self.conductor.seen = list(walked.seen)
         self.conductor.on_stage = {"code-generation": self.generate}
         self.review_exits: list[int] = []
-        directive = self.project.ok("orchestrate", "next").json()
+        directive = self.project.next()
         assert directive == walked.directive
         self.conductor.follow(directive)
 
@@ -99,7 +99,7 @@ class GatedWalk:
         return found.group(1)
 
     def next_stage(self) -> str:
-        return self.direct.ok("orchestrate", "next").json()["stage"]
+        return self.direct.next()["stage"]
 
     def refused(self, pattern: str) -> list[str]:
         return [r.command for r in self.project.refusals if re.search(pattern, r.command)]

@@ -71,7 +71,7 @@ def _resumed(at_code_generation: Walked, tmp_path: Path, sources: dict[str, str]
     project = at_code_generation.project.copy_to(tmp_path / "project")
     conductor = _conductor(project, sources)
     conductor.seen = list(at_code_generation.seen)
-    directive = project.ok("orchestrate", "next").json()
+    directive = project.next()
     assert directive == at_code_generation.directive
     conductor.follow(directive)
     return conductor

@@ -8,13 +8,13 @@ import os
 import re
 
 import pytest
+from tests import engine_export
 from tests.upstream.engine import bun_dir
 
 from aidlc_review.cli.main import main
 
 pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
-UPSTREAM_SENSORS = {"linter", "required-sections", "type-check", "upstream-coverage"}
 PLUGIN_SENSORS = {
     f"review-{s}"
     for s in (
@@ -37,7 +37,14 @@ def test_upstream_checks_stay_green_after_install(installed):
     assert installed.tool("utility", "scope-table", "--check").code == 0
     assert installed.tool("runner-gen", "check").code == 0
     listed = {line.split("\t")[0] for line in installed.ok("sensor", "list").stdout.splitlines()}
-    assert listed == UPSTREAM_SENSORS | PLUGIN_SENSORS
+    assert listed == _upstream_sensors() | PLUGIN_SENSORS
+
+
+def _upstream_sensors() -> set[str]:
+    """The ids of the engine's own sensors (2.5.5: linter, required-sections, type-check,
+    upstream-coverage; 2.6.18 adds claim-sources and traceability): one file each."""
+    sensors = engine_export.require() / ".claude" / "sensors"
+    return {path.stem.removeprefix("aidlc-") for path in sensors.glob("aidlc-*.md")}
 
 
 def test_code_review_is_numbered_between_generation_and_test(installed):
@@ -103,9 +110,7 @@ def test_formatter_sensor_fires_through_upstream_dispatcher(installed):
     (installed.root / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
     (installed.root / "src").mkdir()
     (installed.root / "src/greet.py").write_text("x   =  1\n")
-    installed.ok(
-        "utility", "intent-birth", "--scope", "feature", "--arguments", "x", "--label", "x y"
-    )
+    installed.birth(label="x y")
 
     fire = ("sensor", "fire", "review-formatter", "--stage", "code-review")
     installed.ok(*fire, "--output-path", "src/greet.py")

@@ -5,8 +5,8 @@ are refused up front, or met with a message that says how to go on.
 - ``Construction Iteration: unit-major`` makes upstream schedule code-review among the
   design stages, before the unit's code exists: refused at install and at scope edits,
   and, when set after install, met at run time with the way back to stage-major order;
-- a scope without units (poc) gets upstream's literal ``{unit-name}`` paths, which no
-  review writes: ``scope add`` refuses it and says why;
+- a scope without units is reviewed once at the stage level (``test_bugfix_walk.py``); the
+  ones the feature request keeps without review (poc) are refused at ``scope add``, saying why;
 - uninstall while an intent is at code-review would leave upstream routing to a stage its
   graph no longer has: refused, naming the intent;
 - an upstream upgrade (a fresh ``.claude`` copied over the project) takes the plugin's
@@ -147,9 +147,7 @@ def test_unit_major_set_after_install_is_met_with_the_way_back(installed):
 
 
 def test_unit_major_is_refused_at_install(project, capsys):
-    project.ok(
-        "utility", "intent-birth", "--scope", "feature", "--arguments", "x", "--label", "a b"
-    )
+    project.birth()
     project.ok("state", "set-construction-iteration", "unit-major")
     before = project.status()
     capsys.readouterr()
@@ -170,9 +168,7 @@ def test_unit_major_is_refused_at_install(project, capsys):
 def test_unit_major_is_refused_at_scope_add_but_not_at_uninstall(installed, capsys):
     harness = str(installed.harness)
     assert main(["scope", "remove", "code-review", "mvp", "--harness", harness]) == 0
-    installed.ok(
-        "utility", "intent-birth", "--scope", "feature", "--arguments", "x", "--label", "a b"
-    )
+    installed.birth()
     installed.ok("state", "set-construction-iteration", "unit-major")
     before = installed.status()
     capsys.readouterr()
@@ -187,20 +183,16 @@ def test_unit_major_is_refused_at_scope_add_but_not_at_uninstall(installed, caps
     assert main(["uninstall", "--harness", harness]) == 0
 
 
-def test_scope_add_refuses_a_scope_without_units(installed, capsys):
+def test_scope_add_refuses_a_scope_the_feature_request_keeps_without_review(installed, capsys):
     before = installed.status()
     capsys.readouterr()
 
     assert main(["scope", "add", "code-review", "poc", "--harness", str(installed.harness)]) == 2
 
     assert capsys.readouterr().err == (
-        "code-review cannot execute in scope poc: no stage there writes the unit set "
-        "(unit-of-work-dependency, by units-generation), so upstream would run code-review "
-        "once with the literal placeholder in its path "
-        "(construction/{unit-name}/code-review/code-review.md), where this plugin's "
-        "stage-level review does not write (construction/code-review/), and the stage could "
-        "never be approved. Make units-generation execute in poc first, or keep code-review "
-        "out of it\n"
+        "code-review stays out of scope poc: the feature request names code review for "
+        "enterprise, feature, mvp, classic, infra, bugfix, refactor, security-patch, workshop "
+        "only, and poc is one of its documented no-review paths\n"
     )
     assert installed.status() == before
 
@@ -223,7 +215,7 @@ def test_uninstall_refuses_while_an_intent_is_at_code_review(installed, capsys):
         "uninstall\n"
     )
     assert installed.status() == before
-    assert installed.ok("orchestrate", "next").json() == directive
+    assert installed.next() == directive
 
 
 def _upgrade(project: UpstreamProject) -> None:

@@ -19,8 +19,11 @@ from aidlc_review.cli.main import main
 pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
 
+GRID = ".claude/tools/data/scope-grid.json"
+
+
 def _grid(project) -> dict:
-    return json.loads((project.harness / "tools/data/scope-grid.json").read_text())
+    return json.loads((project.root / GRID).read_text())
 
 
 def _green(project) -> None:
@@ -33,7 +36,7 @@ def _green(project) -> None:
 @pytest.fixture(scope="session")
 def mvp_removed_once(installed_once, shared_tmp) -> UpstreamProject:
     """The installed project after a lead's ``scope remove code-review mvp``, per test run.
-    (poc cannot be added: it has no units, ``test_no_stalls.py``.)"""
+    (poc cannot be added: the feature request keeps it without review, ``test_no_stalls.py``.)"""
 
     def remove(where: Path) -> None:
         project = installed_once.copy_to(where)
@@ -53,7 +56,10 @@ def test_a_lead_takes_code_review_out_of_mvp_and_upstream_follows(mvp_removed):
     _green(mvp_removed)
     assert _grid(mvp_removed)["mvp"]["stages"]["code-review"] == "SKIP"
     scope_table = mvp_removed.ok("utility", "scope-table").stdout
-    assert re.search(r"\| mvp +\| Standard +\| \(default\) +\| 22 / 33 +\|", scope_table)
+    fresh = json.loads((engine_export.require() / GRID).read_text())["mvp"]["stages"]
+    executing = sum(action == "EXECUTE" for action in fresh.values())  # as before install
+    shown = rf"\| mvp +\| Standard +\| \(default\) +\| {executing} / {len(fresh) + 1} +\|"
+    assert re.search(shown, scope_table)  # 2.5.5: 22 / 33, 2.6.18: 23 / 34
 
 
 def test_adding_the_scope_again_undoes_it(mvp_removed):

@@ -216,7 +216,7 @@ def test_an_autonomous_swarm_lands_only_reviewed_ready_bytes_and_reaches_build_a
     swarm = _swarm(at_code_generation, tmp_path, hooked)
     root = swarm.project.root
     swarm.grant_autonomy()
-    directive = swarm.project.ok("orchestrate", "next").json()
+    directive = swarm.project.next()
     assert directive["kind"] == "invoke-swarm" and directive["units"] == UNITS
 
     swarm.project.ok("swarm", "prepare", "--batch", "1", "--units", ",".join(UNITS))
@@ -249,7 +249,7 @@ def test_an_autonomous_swarm_lands_only_reviewed_ready_bytes_and_reaches_build_a
     assert main(verify) == 0
 
     # the person asks for a retry of u2: the engine still owes it, in the same worktree
-    directive = swarm.project.ok("orchestrate", "next").json()
+    directive = swarm.project.next()
     assert directive["kind"] == "invoke-swarm" and directive["units"] == ["u2-farewell"]
     swarm.retry("u2-farewell", REPAIRED)
     assert swarm.exits["u2-farewell"] == [1, 0]

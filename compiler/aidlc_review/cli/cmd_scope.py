@@ -129,10 +129,9 @@ def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: A
     """A lead's choice for the installed code-review: kept in the ledger, applied by a
     re-install, so that later re-installs and upgrades keep it."""
     from aidlc_review.cli.cmd_install import commit
-    from aidlc_review.harness.layout import HarnessLayout
     from aidlc_review.install.ledger import read_ledger
     from aidlc_review.install.plan import plan_install
-    from aidlc_review.install.unit_scopes import refuse_unit_less
+    from aidlc_review.install.unit_scopes import refuse_unreviewed_scope
 
     ledger = read_ledger(harness)
     assert ledger is not None
@@ -147,6 +146,6 @@ def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: A
         return 0
     plan = plan_install(harness, chosen_scopes=scopes)  # refused where code-generation is not
     if args.action == "add":
-        refuse_unit_less(HarnessLayout.at(harness), args.stage, args.scope)
+        refuse_unreviewed_scope(args.stage, args.scope)
     verb = "now executes in" if args.action == "add" else "no longer executes in"
     return commit(plan, f"code-review {verb} scope {args.scope} (kept in the plugin's ledger)")

@@ -6,7 +6,6 @@ not a directory). A missing tool is a fact ("missing"), not an error.
 
 from __future__ import annotations
 
-import re
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -22,6 +21,7 @@ from aidlc_review.harness.review_plan import (
     broken_parts,
     read_review_plan,
 )
+from aidlc_review.install.engine_contract import EngineContract
 from aidlc_review.install.ledger import read_ledger
 from aidlc_review.review.inputs.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.tools import find_tool, tool_version
@@ -35,7 +35,6 @@ TOOLS = (
     ("detect-secrets", None, None, "detect-secrets"),
     ("coverage", None, None, "coverage"),
 )
-_AIDLC_VERSION = re.compile(r'AIDLC_VERSION\s*=\s*"([^"]+)"')
 
 
 def diagnose(workspace: Path, harness: Path | None) -> dict[str, Any]:
@@ -83,9 +82,7 @@ def _broken(harness: Path) -> list[str]:
 
 
 def _aidlc_version(root: Path) -> str | None:
-    source = root / "tools" / "aidlc-version.ts"
-    found = _AIDLC_VERSION.search(source.read_text(encoding="utf-8")) if source.is_file() else None
-    return found.group(1) if found else None
+    return EngineContract.read(root).version
 
 
 def _tool(exe: str | None, argv: list[str] | None, dist: str | None) -> dict[str, Any]:

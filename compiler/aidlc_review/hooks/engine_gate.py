@@ -33,7 +33,12 @@ from aidlc_review.hooks.engine_commands import (
     scripts_run,
     unreadable,
 )
-from aidlc_review.review.inputs.paths import SOURCE_STAGE, STAGE, default_record
+from aidlc_review.review.inputs.paths import (
+    ENGINE_PLACEHOLDER_UNIT,
+    SOURCE_STAGE,
+    STAGE,
+    default_record,
+)
 
 STATE_FILE = "aidlc-state.md"
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
@@ -173,7 +178,8 @@ def intent_units(workspace: Path, record: Path) -> list[str]:
         for d in folders
         if d.is_dir() and ((d / SOURCE_STAGE).is_dir() or (d / STAGE).is_dir())
     }
-    return sorted((units | reviewed_units(workspace, record)) - {SOURCE_STAGE, STAGE})
+    stage_level = {SOURCE_STAGE, STAGE, ENGINE_PLACEHOLDER_UNIT}  # no unit's folders
+    return sorted((units | reviewed_units(workspace, record)) - stage_level)
 
 
 def _failing_units(project: Path, record: Path) -> dict[str, list[str]]:

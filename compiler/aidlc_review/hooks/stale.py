@@ -9,7 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from aidlc_review.hooks.units import recorded_units
-from aidlc_review.review.inputs.paths import ENGINE_DIR, STAGE, RecordPaths, default_record
+from aidlc_review.review.inputs.paths import (
+    ENGINE_DIR,
+    ENGINE_PLACEHOLDER_UNIT,
+    STAGE,
+    STAGE_LEVEL,
+    RecordPaths,
+    default_record,
+)
 from aidlc_review.review.record.proof import prove_unit
 from aidlc_review.review.record.seal import ForgedState
 from aidlc_review.review.record.verify import proof_reasons
@@ -37,6 +44,5 @@ def reviewed_units(workspace: Path, record: Path | None) -> set[str]:
     """Units with a review in the record: a code-review folder or the engine's state."""
     base = record or default_record(workspace)
     folders = [*base.glob(f"construction/*/{STAGE}"), *base.glob(f"{ENGINE_DIR}/{STAGE}/*")]
-    return {f.parent.name if f.name == STAGE else f.name for f in folders if f.is_dir()} - {
-        "_stage"
-    }
+    named = {f.parent.name if f.name == STAGE else f.name for f in folders if f.is_dir()}
+    return named - {STAGE_LEVEL, ENGINE_PLACEHOLDER_UNIT}  # the stage level is no unit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aidlc_review.review.inputs.paths import default_record
+from aidlc_review.review.inputs.paths import ENGINE_PLACEHOLDER_UNIT, default_record
 
 MANIFEST = Path("code-generation") / "source-manifest.json"
 
@@ -13,7 +13,9 @@ def recorded_units(workspace: Path, record: Path | None) -> dict[str, Path]:
     """``{unit: its source-manifest.json}`` for every unit under ``<record>/construction/``."""
     base = (record or default_record(workspace)) / "construction"
     found = sorted(base.glob(f"*/{MANIFEST.as_posix()}")) if base.is_dir() else []
-    return {path.parents[1].name: path for path in found}
+    units = {path.parents[1].name: path for path in found}
+    units.pop(ENGINE_PLACEHOLDER_UNIT, None)  # upstream 2.5's stage-level folder: no unit
+    return units
 
 
 def touched_units(workspace: Path, record: Path | None, changed: list[str]) -> list[str]:

@@ -1,32 +1,30 @@
-"""Which engine a project runs: its version, and the stage keys its schema accepts.
+"""Which engine a project runs, and whether install is verified with it.
 
-Upstream's version is ``AIDLC_VERSION`` in ``tools/aidlc-version.ts``; its stage schema
-lists the keys a stage may have in ``REQUIRED_FIELDS`` and ``OPTIONAL_FIELDS`` of
-``tools/aidlc-stage-schema.ts`` (any other key fails compile and doctor). Install lowers
-for what that schema accepts: from 2.6 on a stage with a ``reviewer`` must name its
-``review_artifact`` (a Markdown produces entry), and a schema that knows the key gets it.
-The plugin is verified against the engines in ``VERIFIED``; a newer one is refused unless
-forced, and whatever install writes is judged by upstream's own tools (``transaction``).
+What the engine is and accepts is read in one place, ``harness.engine.read_dialect`` (its
+``AIDLC_VERSION``, the stage keys its schema lists, its review vocabulary): this module only
+judges that reading. Install lowers for what the schema accepts (from 2.6 on a stage with a
+``reviewer`` may name its ``review_artifact``, a Markdown produces entry, and a schema that
+knows the key gets it). The plugin is verified against the engines in ``VERIFIED``; a newer
+one is refused unless forced, and whatever install writes is judged by upstream's own tools
+(``transaction``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from aidlc_review.errors import EXIT_FAILED, InvalidInput
+from aidlc_review.harness import listing
+from aidlc_review.harness.definitions.dialect import Dialect
+from aidlc_review.harness.engine import read_dialect
 
 VERSION_FILE = "tools/aidlc-version.ts"
-SCHEMA_FILE = "tools/aidlc-stage-schema.ts"
-ENGINE_MARKER = "tools/aidlc-graph.ts"
-VERIFIED = (2, 5)  # major.minor of the engines install was verified with (../shared: 2.5.5)
+# major.minor of the engines install was verified with (../shared/README.md: 2.5.5, 2.6.18)
+VERIFIED = ((2, 5), (2, 6))
 REVIEW_ARTIFACT = "review_artifact"
-_VERSION = re.compile(r'\bAIDLC_VERSION\s*=\s*"([^"]*)"')
 _NUMBERS = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?")
-T = TypeVar("T")
 
 
 class EngineNotVerified(InvalidInput):
@@ -38,15 +36,25 @@ class EngineNotVerified(InvalidInput):
 @dataclass(frozen=True)
 class EngineContract:
     present: bool
-    version: str | None
+    version: str | None  # None: no AIDLC_VERSION could be read
     stage_keys: frozenset[str] | None  # None: the schema could not be read
 
     @classmethod
     def read(cls, harness: Path) -> EngineContract:
-        present = (harness / ENGINE_MARKER).is_file()
-        version = _read(harness / VERSION_FILE, _version)
-        keys = _read(harness / SCHEMA_FILE, _stage_keys)
-        return cls(present, version, keys)
+        return cls.of(read_dialect(harness), (harness / listing.ENGINE_MARKER).is_file())
+
+    @classmethod
+    def of(cls, dialect: Dialect, present: bool) -> EngineContract:
+        version = dialect.engine if dialect.engine not in (None, "unknown") else None
+        return cls(present, version, dialect.stage_keys)
+
+    @property
+    def numbers(self) -> tuple[int, ...] | None:
+        """The version as numbers, e.g. (2, 6, 18); None when it is not one."""
+        found = _NUMBERS.match(self.version or "")
+        if found is None:
+            return None
+        return tuple(int(part) for part in (self.version or "").split(".") if part.isdigit())
 
     @property
     def review_artifact(self) -> bool:
@@ -57,13 +65,13 @@ class EngineContract:
         """Why this engine is outside the verified range; None when it is inside."""
         if not self.present:
             return None  # definitions without upstream's tools: nothing of theirs to break
-        verified = ".".join(map(str, VERIFIED)) + ".x"
+        verified = ", ".join(f"{major}.{minor}.x" for major, minor in VERIFIED)
         if self.version is None:
             return f"upstream's engine version cannot be read (no AIDLC_VERSION in {VERSION_FILE})"
         found = _NUMBERS.match(self.version)
         if found is None:
             return f"upstream's engine version {self.version!r} is not one install understands"
-        if (int(found.group(1)), int(found.group(2))) > VERIFIED:
+        if (int(found.group(1)), int(found.group(2))) > max(VERIFIED):
             return (
                 f"upstream's engine is {self.version}, newer than the engines this plugin is "
                 f"verified with ({verified})"
@@ -82,25 +90,3 @@ def refuse_unverified(harness: Path, force: bool) -> EngineContract:
             "and it is rolled back byte for byte if they object"
         )
     return contract
-
-
-def _read(path: Path, parse: Callable[[str], T | None]) -> T | None:
-    try:
-        return parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def _version(source: str) -> str | None:
-    found = _VERSION.search(source)
-    return found.group(1) if found else None
-
-
-def _stage_keys(source: str) -> frozenset[str] | None:
-    keys: set[str] = set()
-    for name in ("REQUIRED_FIELDS", "OPTIONAL_FIELDS"):
-        block = re.search(rf"const {name} = \[(.*?)\]", source, re.S)
-        if block is None:
-            return None
-        keys |= set(re.findall(r'"([a-z_]+)"', block.group(1)))
-    return frozenset(keys)

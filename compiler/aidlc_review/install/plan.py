@@ -181,12 +181,7 @@ def plan_install(
             layout, files, pins, _authored(ledger.stage), _installed_parts(added, inserted)
         ),
     }
-    plan = _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
-    if stage["left_out"]:
-        from aidlc_review.install.unit_scopes import left_out_note
-
-        plan.notes.append(left_out_note(REVIEW, stage["left_out"]))
-    return plan
+    return _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
 
 
 def _authored(stage: ReviewStage) -> dict[str, dict]:
@@ -251,7 +246,6 @@ def _lowered_files(
     """Every file the install writes (display -> text), its insertions, and the stage facts."""
     from aidlc_review.install.engine_contract import EngineContract
     from aidlc_review.install.trial import harness_scopes, known_artifacts
-    from aidlc_review.install.unit_scopes import unit_less
 
     source_display = f"{plugin.display(plugin.stages_dir)}/construction/{REVIEW}.md"
     source = FrontmatterText.parse(_read(plugin.root / source_display), source_display)
@@ -265,9 +259,7 @@ def _lowered_files(
             f"code-review cannot execute in {', '.join(missing)}: code-generation does not run "
             "there in this harness (or the scope does not exist)"
         )
-    scopes = [s for s in wanted if s in possible]
-    left_out = unit_less(layout, scopes)
-    scopes = [s for s in scopes if s not in left_out]
+    scopes = [s for s in wanted if s in possible]  # unit-less ones reviewed at stage level
     review_text, dropped = lower_review_stage(
         source, scopes, known_artifacts(layout), EngineContract.read(layout.root).review_artifact
     )
@@ -292,7 +284,7 @@ def _lowered_files(
         sensors=sensor_ids,
         dropped_consumes=dropped,
     )
-    return files, inserted, {"model": stage, "scopes": scopes, "left_out": left_out}
+    return files, inserted, {"model": stage, "scopes": scopes}
 
 
 def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict) -> dict[str, str]:

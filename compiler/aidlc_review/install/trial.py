@@ -111,7 +111,7 @@ def source_form_plans(
     }
     with overlaid(layout, changes) as trial:
         harness, graph, _ = load_valid(trial)
-        return scope_plans_doc(graph, harness.scopes)
+        return scope_plans_doc(graph, harness.scopes, harness.dialect)
 
 
 def consumes_block(consumes: list[dict[str, Any]]) -> list[str]:
@@ -125,8 +125,17 @@ def consumes_block(consumes: list[dict[str, Any]]) -> list[str]:
 
 
 def known_artifacts(layout: HarnessLayout) -> set[str]:
+    """The artifacts code-review may consume in this harness: those exactly one stage
+    produces. Upstream resolves a consume under its first producer (``producersOf(name)[0]``
+    in ``aidlc-orchestrate.ts``), so where several produce one (2.6 gives six design stages
+    and code-generation each a ``traceability``) a consume would read another stage's; it is
+    left out (``dropped_consumes``), and the one-producer rule stays as strict as it is."""
     harness, _, _ = load_valid(layout)
-    return {a for s in harness.stages for a in [*s.produces, *(s.optional_produces or [])]}
+    count: dict[str, int] = {}
+    for stage in harness.stages:
+        for artifact in {*stage.produces, *(stage.optional_produces or [])}:
+            count[artifact] = count.get(artifact, 0) + 1
+    return {artifact for artifact, producers in count.items() if producers == 1}
 
 
 def harness_scopes(layout: HarnessLayout) -> set[str]:

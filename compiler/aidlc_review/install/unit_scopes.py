@@ -1,52 +1,40 @@
-"""Scopes where upstream gives code-review no unit to review.
+"""The scopes code-review runs in: with units, without them, and the ones it stays out of.
 
 Upstream iterates a per-unit construction stage over the units in
 ``unit-of-work-dependency.md`` (``resolveBoltBatches`` in ``aidlc-orchestrate.ts``). In a
-scope where no stage that writes it executes (poc, for one), there is no unit set: upstream
-emits each per-unit stage once, with the literal placeholder ``{unit-name}`` in its record
-paths (``construction/{unit-name}/code-review/code-review.md``), while this plugin's
-stage-level review writes ``construction/code-review/``. That stage's coverage check
-could never pass, so a lead's ``scope add`` of such a scope is refused with the reason.
+scope where no stage that writes it executes (bugfix, refactor, security-patch), there is no
+unit set: upstream runs each per-unit stage once. Code review runs there once too, at the
+stage level (DESIGN.md §8, "Scopes without units"): code generation's manifest is written
+without a unit, beside its ``produces``, and the review's record goes where upstream looks for
+code-review's (``review/inputs/paths.py`` resolves 2.5's literal ``{unit-name}`` folder).
+
+The scopes the feature request keeps code review out of (poc, express: the documented
+no-review paths) are those the plugin's own code-review does not list; a lead's
+``scope add`` of one is refused with the reason.
 """
 
 from __future__ import annotations
 
-from aidlc_review.compile.build import load_valid
 from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.frontmatter import read_document
 from aidlc_review.harness.layout import HarnessLayout
 
-UNIT_SET = "unit-of-work-dependency"
+REVIEW = "code-review"
 
 
-def unit_less(layout: HarnessLayout, scopes: list[str]) -> list[str]:
-    """The ``scopes`` where no stage that writes the unit set executes."""
-    _, graph, _ = load_valid(layout)
-    producers = graph.producers_of(UNIT_SET)
-    return [s for s in scopes if not any(graph.executes(slug, s) for slug in producers)]
+def reviewed_scopes() -> list[str]:
+    """The scopes the plugin's own code-review lists: the feature request's."""
+    plugin = HarnessLayout.at(None)
+    path = plugin.stages_dir / "construction" / f"{REVIEW}.md"
+    return list(read_document(path, plugin.display(path)).data.get("scopes") or [])
 
 
-def left_out_note(stage: str, scopes: list[str]) -> str:
-    """What install says about the default scopes it leaves ``stage`` out of."""
-    return (
-        f"{stage} is not added to {', '.join(scopes)}: no stage there writes the unit set "
-        f"({UNIT_SET}), so upstream would run {stage} once under the literal placeholder "
-        f"construction/{{unit-name}}/{stage}/, where no unit's review is written"
-    )
-
-
-def refuse_unit_less(layout: HarnessLayout, stage: str, scope: str) -> None:
-    """Refuse to make ``stage`` execute in ``scope`` when the scope has no unit set."""
-    if not unit_less(layout, [scope]):
+def refuse_unreviewed_scope(stage: str, scope: str) -> None:
+    """Refuse to make code-review execute in a scope the feature request keeps it out of."""
+    listed = reviewed_scopes()
+    if stage != REVIEW or scope in listed:
         return
-    _, graph, _ = load_valid(layout)
-    producers = graph.producers_of(UNIT_SET)
-    writers = " or ".join(producers) or "no stage of this harness"
-    first = producers[0] if producers else "a stage that writes it"
     raise InvalidInput(
-        f"{stage} cannot execute in scope {scope}: no stage there writes the unit set "
-        f"({UNIT_SET}, by {writers}), so upstream would run {stage} once with the literal "
-        f"placeholder in its path (construction/{{unit-name}}/{stage}/{stage}.md), where "
-        f"this plugin's stage-level review does not write (construction/{stage}/), and the "
-        f"stage could never be approved. Make {first} execute in {scope} first, "
-        f"or keep {stage} out of it"
+        f"{stage} stays out of scope {scope}: the feature request names code review for "
+        f"{', '.join(listed)} only, and {scope} is one of its documented no-review paths"
     )

@@ -4,8 +4,12 @@
 the receipt (committed with them, so teammates and CI can verify it);
 ``<record>/.aidlc-engine/code-review/<unit>/`` holds what is machine-local
 (baseline, host requests, briefs, the lock), which upstream's ``.gitignore``
-keeps out of git (``.aidlc-*``). A stage-level run (no unit) drops the ``<unit>/``
-part of the first and uses ``_stage`` for the second.
+keeps out of git (``.aidlc-*``). A stage-level run (no unit: a scope without units, such
+as bugfix) drops the ``<unit>/`` part of the first and uses ``_stage`` for the second; where
+the engine put that run's records under its literal placeholder (2.5 resolves a per-unit
+stage without a unit to ``construction/{unit-name}/<stage>/``; 2.6 to
+``construction/<stage>/``), the placeholder folder is the stage level's, so the review's
+record is where the engine looks for code-review's ``produces``.
 
 The record is ``--record`` when given; in an upstream project (``aidlc/spaces/``)
 it is the active intent's directory; otherwise ``aidlc-docs/``.
@@ -27,6 +31,9 @@ MANIFEST_FILE = "source-manifest.json"
 RECEIPT_FILE = "code-review-receipt.json"
 ENGINE_DIR = ".aidlc-engine"
 STAGE_LEVEL = "_stage"
+# The unit segment upstream 2.5 writes, literally, into a per-unit stage's record paths in a
+# scope without units (UNIT_NAME_PLACEHOLDER in its aidlc-orchestrate.ts): no unit's name.
+ENGINE_PLACEHOLDER_UNIT = "{unit-name}"
 # Unit names: the one definition (the review, Bolt and the hooks all use it).
 UNIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # whole names: fullmatch
 
@@ -123,7 +130,7 @@ def missing_manifest(paths: RecordPaths) -> str:
         {
             m.parent.parent.name
             for m in paths.all_manifests()
-            if m.parent.parent.name != "construction"
+            if m.parent.parent.name not in ("construction", ENGINE_PLACEHOLDER_UNIT)
         }
     )
     asked = f"--unit {paths.unit}" if paths.unit else "the stage level (no --unit)"
@@ -159,4 +166,7 @@ def default_record(workspace: Path) -> Path:
 
 def _construction(record: Path, unit: str | None) -> Path:
     base = record / "construction"
-    return base / unit if unit else base
+    if unit:
+        return base / unit
+    placeholder = base / ENGINE_PLACEHOLDER_UNIT
+    return placeholder if placeholder.is_dir() else base
