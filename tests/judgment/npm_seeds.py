@@ -155,7 +155,7 @@ TS_DEDENT = (
         Edit(
             TS,
             "    string += indentedValue + strings[i + 1];",
-            "    string += eval('indentedValue') + strings[i + 1];",
+            "    string += indentedValue + strings[i + 1] + eval(\"''\");",
         ),
         "eval(",
         "",  # no-eval is in neither "recommended"
@@ -236,8 +236,8 @@ TS_DEDENT = (
         "tsc",
     ),
     Seed(
-        DED,
         "ded-formatting",
+        DED,
         "unformatted code",
         (Edit(TS, "  return string;\n}\n", "  return    string;\n}\n"),),
         TS,
@@ -295,7 +295,7 @@ FASTIFY_ERROR = (
         Edit(
             JS,
             "    this.message = format(message, ...args)",
-            "    this.message = eval('format(message, ...args)')",
+            "    this.message = format(eval('message'), ...args)",
         ),
         "eval(",
         "eslint no-eval (neostandard)",
@@ -358,8 +358,8 @@ FASTIFY_ERROR = (
         "",  # neostandard has no no-console
     ),
     Seed(
-        FE,
         "fe-formatting",
+        FE,
         "unformatted code",
         (Edit(JS, "  code = code.toUpperCase()\n", "  code = code.toUpperCase();\n"),),
         JS,
