@@ -42,7 +42,8 @@ MANIFEST = "aidlc-docs/construction/u1-orders/code-generation/source-manifest.js
 SECURITY_REVIEWER = """\
 import json
 finding = {"severity": "major", "category": "security", "path": "src/orders/q.py",
-           "finding": "the command line comes from the caller", "evidence": "run(cmd)",
+           "finding": "the command line comes from the caller",
+           "evidence": "`subprocess.call(cmd, shell=True)`",
            "recommendation": "take an argv list"}
 print(json.dumps({"verdict": "NOT-READY", "summary": "s", "findings": [finding]}))
 """

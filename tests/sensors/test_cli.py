@@ -41,7 +41,7 @@ def test_list_shows_every_sensor_of_the_project(capsys: pytest.CaptureFixture[st
     assert main(["sensors", "list", "--json"]) == 0
     sensors = {s["id"]: s for s in json.loads(capsys.readouterr().out)["sensors"]}
     assert set(OURS) <= set(sensors)
-    assert sensors["formatter"]["tools"] == ["ruff", "black", "prettier"]
+    assert sensors["formatter"]["tools"] == ["ruff", "black", "prettier", "biome"]
     assert sensors["secret-scan"]["required"] is True
     assert sensors["linter"]["command"] == "aidlc-review sensors fire linter"
 

@@ -52,10 +52,11 @@ def test_a_finding_whose_evidence_cannot_be_checked_in_time_is_written_redacted_
     code = main(review_args(ws, "--reviewer", slow_reviewer(tmp_path), "--repairer", "none"))
 
     out, err = capsys.readouterr()
-    assert code == 1
     [finding] = [f for f in findings_doc(ws)["passes"][-1]["findings"] if f["source"] != "sensor"]
     hashed = hashlib.sha1(SLOW.encode()).hexdigest()[:8]
     assert finding["evidence"] == f"[redacted: unchecked text {hashed}]"
+    # evidence withheld wholesale quotes no code: kept, unverified, not blocking
+    assert (code, finding["status"]) == (0, "unverified")
     assert finding["finding"] == "total() accepts negative prices"  # the rest was checked
     written = [p for p in ws.rglob("*") if p.is_file() and ".git" not in p.parts]
     assert [p for p in written if CHUNK.encode() in p.read_bytes()] == []

@@ -29,7 +29,7 @@ FINDING = {
     "path": APP,
     "location": "4",
     "finding": "total() accepts negative prices",
-    "evidence": "no check before sum()",
+    "evidence": "`return sum(prices)` runs with no check before it",
     "recommendation": "Reject negative prices with ValueError.",
 }
 # A scripted reviewer: answers[i] is its i-th answer (the last one repeats); logs each call.

@@ -32,7 +32,7 @@ FINDING = {
     "path": APP,
     "location": "4",
     "finding": "total() accepts negative prices",
-    "evidence": "no check before sum()",
+    "evidence": "`return sum(prices)` runs with no check before it",
     "recommendation": "Reject negative prices.",
 }
 GOOD = {"verdict": "NOT-READY", "summary": "One bug.", "findings": [FINDING]}

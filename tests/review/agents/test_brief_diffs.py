@@ -35,7 +35,8 @@ REVIEWER = """
     bug = "if not values" not in pathlib.Path("src/orders/calc.py").read_text()
     findings = [{"severity": "major", "category": "error-handling", "path": "src/orders/calc.py",
                  "location": "3", "finding": "mean() divides by zero for an empty list",
-                 "evidence": "count is 0 for []", "recommendation": "Guard the empty list."}]
+                 "evidence": "`sum(values) / count` divides by 0 for []",
+                 "recommendation": "Guard the empty list."}]
     print(json.dumps({"verdict": "NOT-READY" if bug else "READY", "summary": "s",
                       "findings": findings if bug else []}))
 """

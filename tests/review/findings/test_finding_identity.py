@@ -150,7 +150,11 @@ def _submit(ws, tmp_path, capsys, answer: dict) -> int:
 def test_end_to_end_a_silent_reviewer_leaves_the_finding_open_and_says_so(tmp_path, capsys):
     source = "def total(prices: list[int]) -> int:\n    return sum(prices)\n"
     ws = make_workspace(tmp_path / "ws", {PATH: source})
-    located = {**_finding("total() accepts negative prices"), "location": "2"}
+    located = {
+        **_finding("total() accepts negative prices"),
+        "location": "2",
+        "evidence": "`return sum(prices)`",
+    }
     assert (
         _submit(
             ws, tmp_path, capsys, {"verdict": "NOT-READY", "summary": "s", "findings": [located]}

@@ -27,7 +27,7 @@ ANSWER = {
             "path": "src/orders/app.py",
             "location": "4-5",
             "finding": "total() accepts negative prices",
-            "evidence": "no check before sum()",
+            "evidence": "`return sum(prices)` runs with no check before it",
             "recommendation": "Reject negative prices with ValueError.",
         }
     ],

@@ -32,7 +32,7 @@ NOT_READY = {
             "path": APP,
             "location": "4-5",
             "finding": "total() accepts negative prices",
-            "evidence": "no check before sum()",
+            "evidence": "`return sum(prices)` runs with no check before it",
             "recommendation": "Reject negative prices with ValueError.",
         }
     ],

@@ -15,6 +15,7 @@ from tests.review.workspace import (
     LEAKY,
     LINT_ERROR,
     UNFORMATTED,
+    UNIT,
     findings_doc,
     make_workspace,
     report_text,
@@ -217,3 +218,36 @@ def test_the_built_in_reviewer_is_given_no_brief(tmp_path):
     assert main(review_args(ws)) == 0
     briefs = ws / "aidlc-docs/.aidlc-engine/code-review/u1-orders/briefs"
     assert not briefs.exists() or not list(briefs.glob("reviewer-*"))
+
+
+HALLUCINATING = """
+    import json
+    real = {"severity": "major", "category": "error-handling", "path": "src/orders/calc.py",
+            "location": "3", "finding": "mean() divides by zero for an empty list",
+            "evidence": "return sum(values) / count with count == 0",
+            "recommendation": "Return 0.0 for an empty list."}
+    invented = {"severity": "critical", "category": "security", "path": "src/orders/calc.py",
+                "location": "2", "finding": "shell injection",
+                "evidence": "`subprocess.run(values, shell=True)` runs user input",
+                "recommendation": "Do not use a shell."}
+    print(json.dumps({"verdict": "NOT-READY", "summary": "Two findings.",
+                      "findings": [real, invented] if REAL else [invented]}))
+"""
+
+
+def test_a_hallucinated_blocking_finding_does_not_block_while_a_real_one_does(tmp_path):
+    ws = _workspace(tmp_path, calc=CALC_BUG)
+    both = script_agent(tmp_path / "a" / "both.py", HALLUCINATING.replace("REAL", "True"))
+    invented = script_agent(tmp_path / "a" / "one.py", HALLUCINATING.replace("REAL", "False"))
+
+    assert main(review_args(ws, "--reviewer", both, "--repairer", "none")) == 1
+    found = {f["finding"]: f for f in findings_doc(ws)["passes"][-1]["findings"]}
+    assert found["mean() divides by zero for an empty list"]["status"] == "open"
+    assert found["shell injection"]["status"] == "unverified"
+    assert "## Unverified reviewer findings (1)" in report_text(ws)
+
+    alone = make_workspace(tmp_path / "alone", {"src/orders/calc.py": CALC_BUG})
+    assert main(review_args(alone, "--reviewer", invented, "--repairer", "none")) == 0
+    [only] = findings_doc(alone)["passes"][-1]["findings"]
+    assert (only["finding"], only["status"]) == ("shell injection", "unverified")
+    assert main(["review", "verify", "--workspace", str(alone), "--unit", UNIT, "--ready"]) == 0

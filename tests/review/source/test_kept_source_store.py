@@ -126,7 +126,8 @@ REVIEWER = """
     bug = "if not values" not in pathlib.Path("src/orders/calc.py").read_text()
     findings = [{"severity": "major", "category": "error-handling", "path": "src/orders/calc.py",
                  "location": "2", "finding": "mean() divides by zero for an empty list",
-                 "evidence": "len([]) is 0", "recommendation": "Guard the empty list."}]
+                 "evidence": "`sum(values) / len(values)` is 0/0 for []",
+                 "recommendation": "Guard the empty list."}]
     answer = {"verdict": "NOT-READY" if bug else "READY", "summary": "s",
               "findings": findings if bug else []}
     if not bug:

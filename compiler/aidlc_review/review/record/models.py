@@ -25,7 +25,7 @@ from aidlc_review.severity import Severity, blocks_verdict
 Verdict = Literal["READY", "NOT-READY"]
 # "pre-existing": open, but on lines the unit did not change since its base (it does not
 # block; ``review.findings.change_filter`` derives it from the diff at every gate)
-Status = Literal["open", "resolved", "pre-existing"]
+Status = Literal["open", "resolved", "pre-existing", "unverified"]
 CheckStatus = Literal["passed", "failed", "skipped", "error"]
 Source = Literal["reviewer", "sensor", "runtime"]
 Category = Literal[

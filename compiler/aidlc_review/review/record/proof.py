@@ -27,6 +27,7 @@ from aidlc_review.review.findings.change_filter import (
     configured_change,
     unit_change,
 )
+from aidlc_review.review.findings.evidence import checked_evidence, reading
 from aidlc_review.review.findings.verdict import NOT_READY, READY, decide
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record.consistency import contradictions
@@ -105,6 +106,9 @@ def prove_unit(
         # one from elsewhere has nothing else vouching for it: never READY on its word
         (unproven if here else unprovable).extend(again.not_run)
         unproven.extend(again.deferred)
+    # whether a reviewer's finding is backed by the code is derived from the bytes here,
+    # never read from the record (a record cannot call a backed finding unverified)
+    findings = checked_evidence(findings, reading(paths.workspace))
     held = honoured(findings, in_force(doc, today or date.today())) if here else {}
     verdict = decide(findings, held) if receipt is not None else NOT_READY
     return Proof(

@@ -31,6 +31,7 @@ def report_context(doc: FindingsDocument, today: date | None = None) -> dict[str
         "open": open_,
         "resolved": [f for f in findings if f.status == "resolved"],
         "pre_existing": [f for f in findings if f.status == "pre-existing"],
+        "unverified": [f for f in findings if f.status == "unverified"],
         "waived": [(f, waived[f.id]) for f in findings if f.id in waived],
         "history": [_history_row(p) for p in doc.passes],
         "gate_line": _gate_line(doc),

@@ -14,6 +14,7 @@ from typing import cast
 from aidlc_review.review.agents.answer import AnswerCheck, frozen_line_counts, validate_answer
 from aidlc_review.review.agents.text import known_hashes
 from aidlc_review.review.findings.change_filter import classify, unit_change
+from aidlc_review.review.findings.evidence import checked_evidence, reading
 from aidlc_review.review.findings.ledger import Observation, known_category, merge, resolutions
 from aidlc_review.review.findings.verdict import NOT_READY, READY, decide
 from aidlc_review.review.inputs.source_manifest import (
@@ -237,6 +238,7 @@ def conclude(
     changed = change.lines if change else None
     findings = merge(history, seen, attempt, number, reviewed, resolved, changed)
     findings = classify(findings, change)  # what the unit did not change does not block
+    findings = checked_evidence(findings, reading(ctx.paths.workspace))  # nor what no code backs
     checks = [to_check(r) for r in gathered.results] + _git_note(gathered.baseline)
     checks += unjudged_note(gathered.results)
     item = Pass(
