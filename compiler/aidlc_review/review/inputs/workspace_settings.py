@@ -81,6 +81,10 @@ class _Settings(BaseModel):
     coverage_threshold: float | None = Field(None, alias="coverage-threshold")
     base_revision: str | None = Field(None, alias="base-revision")
     brief_diff_bytes: int | None = Field(None, alias="brief-diff-bytes")  # reviewer brief
+    # what the agents' turns may cost in one attempt, as their CLIs report it: once spent no
+    # agent runs again and the unit goes to the gate as "agent budget exhausted"
+    agent_budget_usd: float | None = Field(None, alias="agent-budget-usd", gt=0)
+    agent_budget_tokens: int | None = Field(None, alias="agent-budget-tokens", gt=0)
     # with a base: which findings the change owns (reviewdog's filter modes; review.change_filter)
     filter_mode: Literal["added", "diff_context", "file", "nofilter"] | None = Field(
         None, alias="filter-mode"

@@ -29,6 +29,7 @@ from aidlc_review.review.findings.verdict import READY
 from aidlc_review.review.inputs.intent import refuse_out_of_order
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.unit import UnitContext
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.review.record.audit import AUDIT_LOG, append_event, decider, read_events, utc_now
 from aidlc_review.review.record.freshness import stale_reasons
 from aidlc_review.review.record.models import FindingsDocument, Pass, RepairRecord
@@ -155,7 +156,8 @@ def _review_loop(
     if _retry_reviewer(ctx, doc):
         say(f"pass {len(doc.attempt_passes())}'s reviewer was unavailable: reviewing again")
     elif doc.receipt is not None and doc.verdict != READY and repairer.kind != NONE:
-        if _passes_left(ctx, doc) and not stale_reasons(paths, load_receipt(paths)):
+        fresh = not stale_reasons(paths, load_receipt(paths))
+        if _passes_left(ctx, doc) and fresh and not budget_spent(ctx, doc):
             doc = _repair(ctx, doc, repairer, timeout, say)
     while True:
         if not _passes_left(ctx, doc):
@@ -165,7 +167,10 @@ def _review_loop(
                 "(`aidlc-review review gate --request-changes` starts a new attempt)"
             )
         doc = _one_pass(ctx, doc, reviewer, timeout, say)
-        if doc.verdict == READY or not _passes_left(ctx, doc) or repairer.kind == NONE:
+        spent = budget_spent(ctx, doc)
+        if doc.verdict == READY or not _passes_left(ctx, doc) or repairer.kind == NONE or spent:
+            if spent and doc.verdict != READY:
+                say(f"no repair: {spent}")
             _say_gate(ctx, doc, say)
             return doc
         doc = _repair(ctx, doc, repairer, timeout, say)
@@ -268,8 +273,11 @@ def _one_pass(
     number = len(doc.attempt_passes()) + 1
     say(f"attempt {doc.attempt}, pass {number}/{ctx.budget}: freezing and running sensors")
     gathered = engine.gather(ctx, say)
+    spent = budget_spent(ctx, doc) if reviewer.kind != BUILTIN else None
     if reviewer.kind == BUILTIN:  # no model reads a brief: none is built
         answer = AnswerCheck(engine.builtin_answer(gathered.results), None)
+    elif spent:  # no model runs: the pass says why, and it is never READY by silence
+        answer = AnswerCheck(None, spent)
     else:
         brief = write_brief(
             ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
@@ -284,6 +292,25 @@ def _one_pass(
         f"({blocking} open blocking, {len(doc.open_findings()) - blocking} open minor)"
     )
     return doc
+
+
+def budget_spent(ctx: UnitContext, doc: FindingsDocument) -> str | None:
+    """Why no agent may run again in this attempt (its ``agent-budget-usd`` or
+    ``agent-budget-tokens`` spent, as the CLIs reported it), or None."""
+    chosen = load_settings(ctx.paths.workspace).for_unit(ctx.paths.unit)
+    if chosen.agent_budget_usd is None and chosen.agent_budget_tokens is None:
+        return None
+    cost, tokens = 0.0, 0
+    for item in doc.attempt_passes():
+        for usage in (item.reviewer.usage, item.repair.usage if item.repair else None):
+            if usage is not None:
+                cost += usage.cost_usd or 0.0
+                tokens += (usage.input_tokens or 0) + (usage.output_tokens or 0)
+    if chosen.agent_budget_usd is not None and cost >= chosen.agent_budget_usd:
+        return f"agent budget exhausted: ${cost:.4f} of ${chosen.agent_budget_usd:g} spent"
+    if chosen.agent_budget_tokens is not None and tokens >= chosen.agent_budget_tokens:
+        return f"agent budget exhausted: {tokens:,} of {chosen.agent_budget_tokens:,} tokens spent"
+    return None
 
 
 def _ask_reviewer(asking: Asking) -> AnswerCheck:

@@ -88,3 +88,31 @@ def test_the_builtin_reviewer_records_no_usage(tmp_path, capsys):
 
     (first,) = findings_doc(ws)["passes"]
     assert "usage" not in first["reviewer"]
+
+
+def test_a_spent_agent_budget_stops_the_agents_and_goes_to_the_gate_not_ready(
+    tmp_path, capsys, real_cli
+):
+    """The first review costs 2,560 tokens (two requests); a budget of 2,000 allows no repair
+    and no further review: the unit goes to the gate NOT-READY, saying why."""
+    ws = workspace(tmp_path)
+    settings = ws / "pyproject.toml"
+    settings.write_text(
+        settings.read_text() + "\n[tool.aidlc-review]\nagent-budget-tokens = 2000\n"
+    )
+    turns = [Tool("Read", {"file_path": str(ws / CALC)}), Text(answer())]
+    world = real_cli("claude", turns)
+
+    code = main(review_args(ws, "--reviewer", "claude", "--repairer", "claude"))
+
+    err = capsys.readouterr().err
+    assert code == 1 and "no repair: agent budget exhausted: 2,560 of 2,000 tokens spent" in err
+    [only] = findings_doc(ws)["passes"]
+    assert only["repair"] is None and world.model.served == 2  # no repairer turn was asked
+
+    assert main(review_args(ws, "--reviewer", "claude", "--repairer", "claude")) == 1
+    last = findings_doc(ws)["passes"][-1]["reviewer"]
+    assert (last["status"], last["reason"]) == (
+        "unavailable", "agent budget exhausted: 2,560 of 2,000 tokens spent"
+    )  # fmt: skip
+    assert world.model.served == 2, "no model was asked again"
