@@ -12,6 +12,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
@@ -125,7 +126,7 @@ def _settings_table(workspace: Path, pyproject: Path) -> str | None:
     return text.rstrip("\n") + "\n\n" + table if text.strip() else table
 
 
-def _has_tests(workspace: Path, parsed: dict) -> bool:
+def _has_tests(workspace: Path, parsed: dict[str, Any]) -> bool:
     """pytest configured, or test files where pytest looks for them by default."""
     if "pytest" in parsed.get("tool", {}) or any((workspace / n).is_file() for n in PYTEST_CONFIGS):
         return True

@@ -11,7 +11,7 @@ from aidlc_review.cli.options import add_harness
 DEFAULT_DISPLAY_ROOT = ".claude"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("compile", help="compile the harness's stage graph and scope grid")
     add_harness(parser)
     parser.add_argument(

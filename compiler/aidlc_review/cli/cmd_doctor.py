@@ -9,7 +9,7 @@ from pathlib import Path
 from aidlc_review.cli.options import add_harness, add_json
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "doctor",
         help="show the harness, engine tools, sensor tools and active record found "

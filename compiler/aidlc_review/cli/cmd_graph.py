@@ -8,7 +8,7 @@ import json
 from aidlc_review.cli.options import add_harness, add_json
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("graph", help="query the stage graph")
     queries = parser.add_subparsers(dest="query", metavar="QUERY")
     queries.required = True

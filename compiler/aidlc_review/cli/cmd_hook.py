@@ -20,7 +20,7 @@ from aidlc_review.cli.options import add_harness
 CLAUDE_CODE_REFUSES = 2
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("hook", help="the checks the pre-commit hooks run")
     verbs = parser.add_subparsers(dest="hook_command", metavar="VERB")
     verbs.required = True

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "init",
         help="claim files for review: write the source manifest and the [tool.aidlc-review] "

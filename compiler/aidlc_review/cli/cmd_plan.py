@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from aidlc_review.cli.options import add_harness, add_json
+
+if TYPE_CHECKING:  # imported lazily at run time (a short command's start-up)
+    from aidlc_review.compile.graph import StageGraph
+    from aidlc_review.install.ledger import Ledger
 
 MODES = ("gated", "autonomous")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "plan", help="show the stages, budgets and gates of a scope in a construction mode"
     )
@@ -21,14 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def installed_ledger(args: argparse.Namespace):  # noqa: ANN201
+def installed_ledger(args: argparse.Namespace) -> Ledger | None:
     """The plugin's ledger when the named harness is an upstream one it is installed in."""
     from aidlc_review.install.ledger import read_ledger
 
     return read_ledger(args.harness) if args.harness is not None else None
 
 
-def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are imported lazily
+def load_plans(args: argparse.Namespace) -> tuple[StageGraph, dict[str, str | None]]:
     """(graph, {scope: review_cap}) of the harness the command names."""
     from aidlc_review.compile.build import STAGE_GRAPH, load_valid, pinned_numbers
     from aidlc_review.compile.plans import known_scopes
@@ -40,7 +45,7 @@ def load_plans(args: argparse.Namespace):  # noqa: ANN201 - library types are im
     return graph, known_scopes(graph, harness.scopes)
 
 
-def check_scope(name: str, caps: dict) -> None:
+def check_scope(name: str, caps: dict[str, str | None]) -> None:
     from aidlc_review.errors import InvalidInput
     from aidlc_review.harness.breadcrumbs import did_you_mean
 

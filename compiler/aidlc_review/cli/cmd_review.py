@@ -24,7 +24,7 @@ from aidlc_review.cli.path_checks import (
 from aidlc_review.cli.review_annotate import add_output_format, output_format, unit_annotations
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("review", help="run the code-review stage on a unit's claimed source")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=type(parser))
     verbs.required = True
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     review_waive.register(verbs, _verb)
 
 
-def _add_run_verb(verbs: argparse._SubParsersAction) -> None:
+def _add_run_verb(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = _verb(
         verbs, "run", "review -> repair -> re-review within the pass budget, to the gate", _run
     )
@@ -70,7 +70,7 @@ def _add_run_verb(verbs: argparse._SubParsersAction) -> None:
     _add_by(run)
 
 
-def _add_host_verbs(verbs: argparse._SubParsersAction) -> None:
+def _add_host_verbs(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     start = _verb(
         verbs, "start", "freeze, run sensors, write the reviewer brief (host-driven)", _start
     )
@@ -86,7 +86,7 @@ def _add_host_verbs(verbs: argparse._SubParsersAction) -> None:
     _add_by(submit)
 
 
-def _add_record_verbs(verbs: argparse._SubParsersAction) -> None:
+def _add_record_verbs(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _verb(verbs, "status", "show where the unit's review stands", _status)
     verify = _verb(
         verbs, "verify", "exit 1 naming every path that changed since the receipt", _verify
@@ -124,7 +124,10 @@ def _add_by(parser: argparse.ArgumentParser) -> None:
 
 
 def _verb(
-    verbs: argparse._SubParsersAction, name: str, help_text: str, handler: Any
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    help_text: str,
+    handler: Any,
 ) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = verbs.add_parser(name, help=help_text)
     parser.add_argument(

@@ -18,7 +18,7 @@ from aidlc_review.cli.options import add_harness, add_json
 EXIT_UNAVAILABLE = 127
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("sensors", help="list, run or fire the deterministic sensors")
     verbs = parser.add_subparsers(
         dest="sensors_command", metavar="VERB", parser_class=_keeping_words(type(parser))

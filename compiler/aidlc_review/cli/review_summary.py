@@ -19,7 +19,7 @@ from aidlc_review.cli.review_annotate import output_format
 Documents = dict[str, tuple[Path, Any]]  # unit -> (findings file, FindingsDocument)
 
 
-def register(verbs: argparse._SubParsersAction) -> None:
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = verbs.add_parser(
         "summary", help="merge per-unit findings (e.g. CI job artifacts) into the aggregate gate"
     )

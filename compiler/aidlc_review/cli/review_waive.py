@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def register(verbs: argparse._SubParsersAction, verb: Callable[..., Any]) -> None:
+def register(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser], verb: Callable[..., Any]
+) -> None:
     parser = verb(
         verbs, "waive", "accept a finding on purpose (it stays visible, not blocking)", run
     )

@@ -10,6 +10,8 @@ as authored (``overrides``) and says what install put where (``installed``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from aidlc_review.compile.graph import StageGraph
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.definitions.stage import Stage
@@ -21,7 +23,7 @@ from aidlc_review.harness.review_plan import InstalledParts, ReviewedStage, Revi
 def review_plan(
     harness: Harness,
     graph: StageGraph,
-    overrides: dict[str, dict] | None = None,
+    overrides: dict[str, dict[str, Any]] | None = None,
     installed: InstalledParts | None = None,
 ) -> ReviewPlan | None:
     """The plan, or None when no stage of the harness reviews another."""
@@ -37,7 +39,9 @@ def review_plan(
     return ReviewPlan(stages=stages, installed=installed)
 
 
-def _reviewed(stage: Stage, harness: Harness, graph: StageGraph, authored: dict) -> ReviewedStage:
+def _reviewed(
+    stage: Stage, harness: Harness, graph: StageGraph, authored: dict[str, Any]
+) -> ReviewedStage:
     passes = authored.get("max_passes") or (
         stage.max_passes.model_dump() if stage.max_passes else {}
     )

@@ -200,7 +200,7 @@ def _composed_line(node: Node, loc: tuple[str | int, ...]) -> int:
             line = node.start_mark.line
         else:
             break
-    return line
+    return int(line)
 
 
 def to_plain(node: Any) -> Any:

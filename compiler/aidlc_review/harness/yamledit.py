@@ -10,7 +10,7 @@ never silently change something else. Node trees and data are parsed once per te
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -69,7 +69,7 @@ class FrontmatterText:
         """The value node of a top-level key (the first, should the key repeat)."""
         for name, value in self._root().value:
             if name.value == key:
-                return value
+                return cast(Node, value)
         return None
 
     def plain(self) -> dict[str, Any]:

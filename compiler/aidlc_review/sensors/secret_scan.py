@@ -134,7 +134,7 @@ def _limited_check(
 def _warm_up(scratch: Path) -> None:
     """Load the plugins, filters and their patterns here, once, so each forked scan inherits
     them: loaded in the child they cost about 30 ms a scan (a fixed, harmless text)."""
-    from detect_secrets import SecretsCollection
+    from detect_secrets.core.secrets_collection import SecretsCollection
 
     sample = scratch / "warm-up.py"
     if not sample.is_file():
@@ -154,7 +154,7 @@ def _scan_each(names: Sequence[str]) -> Iterator[tuple[int, list[list[Any]]]]:
 
 
 def _scan_one(item: tuple[int, str]) -> tuple[int, list[list[Any]]]:
-    from detect_secrets import SecretsCollection
+    from detect_secrets.core.secrets_collection import SecretsCollection
 
     index, name = item
     collection = SecretsCollection()

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal, cast
+from typing import TYPE_CHECKING, Final, Literal
 
 from aidlc_review.review.findings.defects import NOT_A_DEFECT, is_secret
 from aidlc_review.review.record.models import Finding
@@ -110,7 +110,7 @@ def filter_mode(workspace: Path, unit: str | None) -> FilterMode:
     from aidlc_review.review.inputs.workspace_settings import load_settings
 
     chosen = load_settings(workspace).for_unit(unit).filter_mode
-    return cast(FilterMode, chosen) if chosen else DEFAULT_MODE
+    return chosen or DEFAULT_MODE
 
 
 def change_since(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aidlc_review.review.record.models import Location, Severity, Source
+from aidlc_review.review.record.models import Location, Source
+from aidlc_review.severity import Severity
 
 
 @dataclass(frozen=True)

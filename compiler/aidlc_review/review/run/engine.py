@@ -31,7 +31,6 @@ from aidlc_review.review.record.models import (
     Pass,
     ReviewerAnswer,
     ReviewerRecord,
-    Severity,
 )
 from aidlc_review.review.record.receipt import issue_receipt
 from aidlc_review.review.record.waivers import waived_prints
@@ -41,7 +40,7 @@ from aidlc_review.review.source.freeze import Frozen, freeze_unit
 from aidlc_review.review.source.kept_source import keep_source
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
-from aidlc_review.severity import blocks
+from aidlc_review.severity import Severity, blocks
 
 Progress = Callable[[str], None]
 UNAVAILABLE_PRINT = "runtime/reviewer-unavailable"
