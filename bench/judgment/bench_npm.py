@@ -1,6 +1,6 @@
 """Judgment benchmark, TypeScript/JavaScript corpus: real packages from the npm registry.
 
-Run by hand (not part of the test suite; about 10 minutes):
+Run by hand (not part of the test suite; about 12 minutes on the shared 2-core machine):
 
     .venv/bin/python bench/judgment/bench_npm.py [--packages NAME ...] [--seeds ID ...]
         [--json FILE]

@@ -25,8 +25,8 @@ from tests.judgment.npm_seeds import GITHUB_TOKEN, SEEDS, STRIPE_KEY, Seed
 from tests.review.workspace import files_holding
 
 BLOCKING = ("critical", "major")
-# Each a defect the package's own config sees, one review per seed (about 10 s for ts-dedent,
-# whose tsc and jest take most of it; 3 s for @fastify/error). The rest of the corpus, and
+# Each a defect the package's own config sees, one review per seed (8 to 18 s for ts-dedent,
+# whose tsc and jest take most of it; 3 to 4 s for @fastify/error). The rest of the corpus, and
 # what each package's config does not see, is in bench/judgment/README.md.
 ONE_FINDING = (
     "ded-any-return",
