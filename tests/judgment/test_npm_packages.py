@@ -146,11 +146,6 @@ def test_a_tsc_error_or_a_failing_test_is_never_ready(
     assert (code, pypi.findings_of(root)["verdict"]) == (1, "NOT-READY")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a described runner's failed test carries no frames (sensors/test_runs.py), so "
-    "ts-jest's 'suite failed to run' on a tsc diagnostic is not folded into tsc's finding",
-)
 def test_a_tsc_error_that_also_stops_ts_jest_is_one_finding(
     templates: dict[str, Path], pristine: dict, tmp_path: Path
 ) -> None:

@@ -21,6 +21,7 @@ the breakage; one defect, one finding).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -94,6 +95,9 @@ def run_described_tests(
         report.write_text(run.stdout, encoding="utf-8")  # the runner prints its report
     hits = FILE_FORMATS[spec.format or ""](report) if report.is_file() else []
     failed = [_failed_test(ctx, hit) for hit in hits]
+    # the places each failure names (its own, and any `path:line` its message quotes, as
+    # ts-jest quotes the tsc error that stopped a suite): what a static finding may explain
+    frames = {f.fingerprint: _places(ctx, hit) for f, hit in zip(failed, hits, strict=True)}
     if run.returncode != 0 and not failed:
         said = last_line(run.stderr or run.stdout)
         message = f"the targeted test command `{shown}` exited {run.returncode}: {said}"
@@ -102,7 +106,7 @@ def run_described_tests(
     added = added_findings(ctx, marks, ctx.files)
     said_by = {"tool": spec.tool}
     if failed:
-        details = {"coverage": "not judged: the targeted tests failed"}
+        details = {"coverage": "not judged: the targeted tests failed", "frames": frames}
         return judged(ctx.name, [*failed, *added], shown, details=details, **said_by)
     if unmeasured is not None:
         if added:
@@ -224,6 +228,21 @@ def _unmeasured(ctx: SensorContext, path: str, shown: str) -> CheckFinding:
     )
     rule = f"{ctx.name}/file-below-threshold"
     return ctx.finding(path, None, message, rule, "file_below_threshold", "minor", identity="")
+
+
+_PLACE = re.compile(r"(?P<path>[\w@./-]+\.[A-Za-z]{1,4}):(?P<line>\d+)")
+
+
+def _places(ctx: SensorContext, hit: Hit) -> list[list[Any]]:
+    """``[[path, line], ...]``: where the failure stands and every place its message names."""
+    found = [[hit.path, hit.line]] if hit.line else []
+    found += [[m["path"], int(m["line"])] for m in _PLACE.finditer(hit.message)]
+    places = []
+    for path, line in found:
+        relative = workspace_path(ctx.workspace, str(path))
+        if relative and [relative, line] not in places:
+            places.append([relative, line])
+    return places
 
 
 def _failed_test(ctx: SensorContext, hit: Hit) -> CheckFinding:
