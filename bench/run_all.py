@@ -16,10 +16,12 @@ BENCHES = (
     ("sensors", ["sensors/bench_sensors.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("mypy seed", ["sensors/bench_mypy_seed.py", "--sizes", "10", "100", "1000", "--repeat", "3"]),
     ("review", ["review/bench_review.py"]),
+    ("review npm", ["review/bench_npm_unit.py", "--repeat", "3"]),
     ("verify", ["review/bench_verify.py"]),
     ("bolt", ["bolt/bench_bolt.py", "--cost", "1.0", "--repeat", "3"]),
     ("suite", ["suite/bench_suite.py"]),
     ("judgment", ["judgment/bench_judgment.py"]),
+    ("judgment npm", ["judgment/bench_npm.py"]),
 )
 
 
