@@ -64,3 +64,29 @@ def build_once(
                 build(where)
             built.touch()
     return where
+
+
+def npm_installed(
+    tmp_path_factory: pytest.TempPathFactory, name: str, packages: list[str], package_json: str
+) -> Path:
+    """``node_modules`` with ``packages`` (pinned ``name@version``) installed from the npm
+    registry once per test run under ``name``, shared by the xdist workers; a test that has
+    no npm is skipped naming it."""
+    import subprocess
+
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed (the project's own JavaScript tools come from it)")
+
+    def install(where: Path) -> None:
+        where.mkdir()
+        (where / "package.json").write_text(package_json)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--silent", *packages],
+            cwd=where,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+
+    return build_once(session_root(tmp_path_factory) / name, install) / "node_modules"

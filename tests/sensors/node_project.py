@@ -5,14 +5,12 @@ that use them; node's own test runner is the ``node`` on PATH."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.sensors.support import commit_all, make_workspace
-from tests.shared_builds import build_once, session_root
+from tests.shared_builds import npm_installed
 
 PACKAGES = ["vitest@3.2.7", "@vitest/coverage-v8@3.2.7", "jest@30.5.2"]
 PROVIDER = "@vitest/coverage-v8"
@@ -23,22 +21,7 @@ COMMONJS = '{"name": "calc", "version": "1.0.0", "private": true}\n'
 
 def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The installed packages (one ``npm install`` per test run, shared by xdist workers)."""
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed (needed to install the JavaScript test runners)")
-
-    def install(where: Path) -> None:
-        where.mkdir()
-        (where / "package.json").write_text(COMMONJS)
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--silent", *PACKAGES],
-            cwd=where,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-
-    return build_once(session_root(tmp_path_factory) / "npm-test-runners", install) / "node_modules"
+    return npm_installed(tmp_path_factory, "npm-test-runners", PACKAGES, COMMONJS)
 
 
 def js_workspace(root: Path, files: dict[str, str], installed: Path) -> Path:

@@ -6,15 +6,13 @@ the npm registry at a pinned version once per test run."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from aidlc_review.cli.main import main
 from tests.review.workspace import UNIT, findings_doc, git, write, write_manifest
-from tests.shared_builds import build_once, session_root
+from tests.shared_builds import npm_installed
 
 PACKAGE = '{"name": "carts", "version": "1.0.0", "type": "module", "private": true}\n'
 BASE = "export function total(prices: number[]): number {\n  return prices.length;\n}\n"
@@ -34,17 +32,7 @@ UNFORMATTED = "export function total(prices: number[]): number {\n    return pri
 
 @pytest.fixture(scope="session")
 def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    def install(where: Path) -> None:
-        where.mkdir()
-        (where / "package.json").write_text(PACKAGE)
-        npm = shutil.which("npm")
-        assert npm is not None, "npm is needed to install biome"
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--silent", "@biomejs/biome@2.6.9"],
-            cwd=where, check=True, capture_output=True, timeout=600,
-        )  # fmt: skip
-
-    return build_once(session_root(tmp_path_factory) / "biome-project", install) / "node_modules"
+    return npm_installed(tmp_path_factory, "biome-project", ["@biomejs/biome@2.6.9"], PACKAGE)
 
 
 @pytest.fixture

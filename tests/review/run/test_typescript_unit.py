@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from aidlc_review.cli.main import main
 from tests.review.workspace import UNIT, findings_doc, git, write, write_manifest
-from tests.shared_builds import build_once, session_root
+from tests.shared_builds import npm_installed
 
 PACKAGES = [
     "typescript@5.9.3",
@@ -74,21 +72,7 @@ TESTS = (
 @pytest.fixture(scope="session")
 def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's npm packages, installed once per test run from the npm registry."""
-
-    def install(where: Path) -> None:
-        where.mkdir()
-        (where / "package.json").write_text(FILES["package.json"])
-        npm = shutil.which("npm")
-        assert npm is not None, "npm is needed to install the TypeScript project's tools"
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--silent", *PACKAGES],
-            cwd=where,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-
-    return build_once(session_root(tmp_path_factory) / "npm-project", install) / "node_modules"
+    return npm_installed(tmp_path_factory, "npm-project", PACKAGES, FILES["package.json"])
 
 
 @pytest.fixture
