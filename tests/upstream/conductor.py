@@ -86,10 +86,10 @@ class Conductor:
             self.report(stage, "--result", "completed")
 
     def again(self, directive: Directive) -> bool:
-        """The last unit's directive again, with the stage gate, after it ran."""
-        return directive.get("gate") is True and self.built(
-            directive["stage"], directive.get("unit")
-        )
+        """The last unit's directive again, with the stage gate (or the gate deferred to a
+        later stage, under the proposed patch), after it ran."""
+        settling = directive.get("gate") is True or bool(directive.get("gate_deferred_to"))
+        return settling and self.built(directive["stage"], directive.get("unit"))
 
     def built(self, stage: str, unit: str | None) -> bool:
         """Whether ``unit`` of ``stage`` already ran (before this directive) in this walk."""

@@ -32,6 +32,7 @@ from aidlc_review.upstream.features import EngineFeatures
 RUNNER = engine_export.RUNNER
 UNITS_FILE = "unit-of-work-dependency"
 STEERING_PARTS = 50  # load-steering parts one directive may take before it is a stall
+RESTART = "Run a fresh `next` to restart delivery from part 1"  # stale steering (2.6)
 TOOLS = Path(sys.executable).parent  # aidlc-review, ruff, mypy of this environment
 
 
@@ -159,6 +160,8 @@ class UpstreamProject:
         engine says something else; it is never reported."""
         directive = self.ok("orchestrate", "next").json()
         for _ in range(STEERING_PARTS):
+            if directive.get("kind") == "error" and RESTART in directive.get("message", ""):
+                directive = self.ok("orchestrate", "next").json()  # as the engine says
             if directive.get("kind") != "load-steering":
                 return directive
             directive = self.ok("orchestrate", "continue", directive["continue_token"]).json()

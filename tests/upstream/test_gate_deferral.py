@@ -2,7 +2,8 @@
 
 A stage key ``completion_gate: deferred-to <slug>`` lets code-generation hand its
 completion gate to code-review wherever code-review still runs after it. The patch is
-applied with ``git apply --unidiff-zero`` to a fresh copy of upstream's engine 2.5.5, this
+applied with ``git apply --unidiff-zero`` to a fresh copy of upstream's engine (2.5.5, or
+2.6.18 with ``upstream-gate-deferral-2.6.18.patch``, the same change at 2.6.18's lines), this
 plugin is installed into it, and a ``feature`` intent with two units is walked to
 build-and-test twice, in two copies of that project at once: one as installed,
 one with the key on code-generation. The key changes nothing before code-generation,
@@ -19,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from tests import engine_export
 from tests.upstream.conductor import Conductor, Directive
 from tests.upstream.engine import UpstreamProject, build_once, bun_dir
 
@@ -27,7 +29,11 @@ from aidlc_review.harness.layout import PROJECT_ROOT
 
 pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
 
-PATCH = PROJECT_ROOT / "docs" / "upstream-gate-deferral.patch"
+# the proposal, one patch per engine (no context lines: none of upstream's code is kept here)
+PATCHES = {
+    (2, 5): PROJECT_ROOT / "docs" / "upstream-gate-deferral.patch",
+    (2, 6): PROJECT_ROOT / "docs" / "upstream-gate-deferral-2.6.18.patch",
+}
 CODE_GENERATION = ".claude/aidlc-common/stages/construction/code-generation.md"
 KEY = "completion_gate: deferred-to code-review"
 UNITS = ["greeter", "formatter"]
@@ -35,11 +41,12 @@ UNITS = ["greeter", "formatter"]
 
 @pytest.fixture(scope="session")
 def patched_once(shared_tmp: Path) -> UpstreamProject:
-    """A fresh upstream project with the patch applied, per test run. The patch has no
-    context lines (none of upstream's code is kept here): it is made against 2.5.5."""
+    """A fresh upstream project with the patch for its engine applied, per test run. A patch
+    has no context lines, so each is made against one engine: 2.5.5 and 2.6.18."""
+    patch = PATCHES[engine_export.version()[:2]]
 
     def apply(where: Path) -> None:
-        UpstreamProject.fresh(where).git("apply", "--unidiff-zero", str(PATCH))
+        UpstreamProject.fresh(where).git("apply", "--unidiff-zero", str(patch))
 
     return UpstreamProject(build_once(shared_tmp / "upstream-patched", apply))
 

@@ -59,6 +59,12 @@ class Said:
         return template
 
 
+PLAN_APPROVAL = (
+    "# Code Generation Questions\n\n## Plan Approval\n\n"
+    "[Answer]: {answer}\n[Approval Fingerprint]: {fingerprint}\n"
+)
+
+
 @dataclass
 class Swarm:
     """The conductor's side of ``invoke-swarm``: the referee is upstream's ``aidlc-swarm.ts``."""
@@ -81,6 +87,35 @@ class Swarm:
     def worktree(self, unit: str) -> Path:
         return self.project.root / ".aidlc" / "worktrees" / f"bolt-{unit}"
 
+    def prepare(self, units: list[str]) -> None:
+        """``swarm prepare`` for ``units``. An engine that checks plan approval before it forks
+        (2.6.18: ``aidlc-testing-posture.ts``) first gets each unit's code generation plan as
+        SKILL.md has it approved: the rendered Testing Contract in the plan, the test
+        instructions, and ``Approve Plan`` bound to their fingerprint."""
+        if (self.project.harness / "tools" / "aidlc-testing-posture.ts").is_file():
+            for unit in units:
+                self.approve_plan(unit)
+            self.project.git("add", "-A", "aidlc")  # the worktrees fork from the approved plans
+            self.project.git("commit", "-q", "-m", "approved code generation plans")
+        self.project.ok("swarm", "prepare", "--batch", "1", "--units", ",".join(units))
+
+    def approve_plan(self, unit: str) -> None:
+        record = next(self.project.root.glob("aidlc/spaces/default/intents/*/"))
+        stage = record / "construction" / unit / "code-generation"
+        stage.mkdir(parents=True, exist_ok=True)
+        contract = self.project.ok("testing-posture", "render").stdout
+        plan = f"# Code Generation Plan\n\n## Steps\n\n1. Write {unit}.\n\n{contract}"
+        (stage / "code-generation-plan.md").write_text(plan, encoding="utf-8")
+        tests = "# Unit Test Instructions\n\n## Run\n\npytest\n"
+        (stage / "unit-test-instructions.md").write_text(tests, encoding="utf-8")
+        questions = stage / "code-generation-questions.md"
+        questions.write_text(PLAN_APPROVAL.format(answer="", fingerprint=""), encoding="utf-8")
+        fingerprint = self.project.ok("testing-posture", "fingerprint", "--unit", unit)
+        approved = PLAN_APPROVAL.format(
+            answer="Approve Plan", fingerprint=fingerprint.stdout.strip()
+        )
+        questions.write_text(approved, encoding="utf-8")
+
     def grant_autonomy(self) -> None:
         """The person chose "Continue autonomously" at the ladder prompt: recorded in the state
         file (a born intent's has no such field yet) and by upstream's tool."""
@@ -90,6 +125,7 @@ class Swarm:
             running = "- **Status**: Running\n"
             text = text.replace(running, running + "- **Construction Autonomy Mode**: unset\n")
             state.write_text(text, encoding="utf-8")
+        Conductor(self.project, []).press_enter("Continue autonomously")  # typed by the person
         self.project.ok("bolt", "set-autonomy", "--mode", "autonomous")
 
     def build(self, unit: str, source: str) -> None:
@@ -219,7 +255,7 @@ def test_an_autonomous_swarm_lands_only_reviewed_ready_bytes_and_reaches_build_a
     directive = swarm.project.next()
     assert directive["kind"] == "invoke-swarm" and directive["units"] == UNITS
 
-    swarm.project.ok("swarm", "prepare", "--batch", "1", "--units", ",".join(UNITS))
+    swarm.prepare(UNITS)
     swarm.build("u1-greet", CLEAN)
     swarm.build("u2-farewell", LEAKY)
     assert swarm.exits == {"u1-greet": [0], "u2-farewell": [1]}
@@ -297,7 +333,7 @@ def test_upstreams_bolt_worktrees_are_not_unclaimed_source_but_a_file_beside_the
     manifest["writes"] = [{"path": "src/u1_greet.py"}]
     record.mkdir(parents=True, exist_ok=True)
     (record / "source-manifest.json").write_text(json.dumps(manifest))
-    swarm.project.ok("swarm", "prepare", "--batch", "1", "--units", ",".join(UNITS))
+    swarm.prepare(UNITS)
     (swarm.worktree("u2-farewell") / "src").mkdir()
     (swarm.worktree("u2-farewell") / "src/u2_farewell.py").write_text(LEAKY)
 
@@ -319,7 +355,7 @@ def test_bolt_land_refuses_before_finalize_and_a_branch_carrying_unreviewed_chan
     swarm = _swarm(at_code_generation, tmp_path)
     root = swarm.project.root
     swarm.grant_autonomy()
-    swarm.project.ok("swarm", "prepare", "--batch", "1", "--units", "u1-greet")
+    swarm.prepare(["u1-greet"])
     swarm.build("u1-greet", CLEAN)
     head = swarm.project.git("rev-parse", "HEAD")
 

@@ -42,13 +42,14 @@ from aidlc_review.review.record.store import load_receipt
 from aidlc_review.review.record.verify import verify_review
 from aidlc_review.review.source.freeze import TOOL_LEFTOVERS
 from aidlc_review.review.source.git_drift import UPSTREAM_WORKTREES
+from aidlc_review.upstream import names
 from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
 from aidlc_review.waiting_lock import waiting_lock
 
-WORKTREE_TOOL = "aidlc-worktree.ts"
+WORKTREE_TOOL = names.WORKTREE_TOOL
 LAND_LOCK = "aidlc-review-land.lock"  # in the repository's common git dir
 LAND_WAIT = 600.0  # seconds: a landing re-verifies the unit twice and runs upstream's merge
-STATE_FILE = "aidlc-state.md"
+STATE_FILE = names.STATE_FILE
 _BOLT_REFS = re.compile(r"^- \*\*Bolt Refs\*\*:[ \t]*(.*)$", re.M)
 _LITERAL = {"GIT_LITERAL_PATHSPECS": "1"}
 MESSAGE = """bolt({unit}): the reviewed bytes (review {verdict}, attempt {attempt}, pass {number})

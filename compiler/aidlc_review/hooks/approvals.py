@@ -19,8 +19,9 @@ from pathlib import Path
 
 from aidlc_review.errors import AidlcError
 from aidlc_review.review.inputs.paths import STAGE, RecordPaths, default_record
+from aidlc_review.upstream import names
 
-STATE_FILE = "aidlc-state.md"
+STATE_FILE = names.STATE_FILE
 _COMPLETED = re.compile(rf"^- \[x\] {re.escape(STAGE)}\s*—", re.M)
 
 

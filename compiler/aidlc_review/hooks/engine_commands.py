@@ -30,12 +30,14 @@ import shlex
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from aidlc_review.upstream import names
+
 # One flag value the shell has not finished with: the gate cannot know what it becomes.
 UNKNOWN = "\x00unknown"
 
 LOG, ORCHESTRATE, AUDIT = "log", "orchestrate", "audit"
-TOOLS = {"aidlc-log.ts": LOG, "aidlc-orchestrate.ts": ORCHESTRATE, "aidlc-audit.ts": AUDIT}
-DISPATCHERS = {"aidlc.ts", "aidlc"}  # upstream's dispatcher: `aidlc.ts <noun> <verb> ...`
+TOOLS = {names.LOG_TOOL: LOG, names.ORCHESTRATE_TOOL: ORCHESTRATE, names.AUDIT_TOOL: AUDIT}
+DISPATCHERS = names.DISPATCHER_TOOLS  # upstream's dispatcher: `aidlc.ts <noun> <verb> ...`
 DISPATCHED = {"report": ORCHESTRATE, "next": ORCHESTRATE, "park": ORCHESTRATE}
 # report's outcomes that commit a stage (upstream's forward results, and skipped)
 FORWARD_RESULTS = frozenset({"approved", "completed", "complete", "done", "skipped"})

@@ -39,8 +39,9 @@ from aidlc_review.review.inputs.paths import (
     STAGE,
     default_record,
 )
+from aidlc_review.upstream import names
 
-STATE_FILE = "aidlc-state.md"
+STATE_FILE = names.STATE_FILE
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
 _CHECKBOX = re.compile(rf"^- \[([ xSR?-])\] {re.escape(STAGE)}\s*—", re.M)
 PREFIX = "aidlc-review (the code-review plugin's engine gate) refused this command:"

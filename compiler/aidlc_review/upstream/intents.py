@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-STATE_FILE = "aidlc-state.md"
+from aidlc_review.upstream import names
+
+STATE_FILE = names.STATE_FILE
 ITERATION_FIELD = "Construction Iteration"
 UNIT_MAJOR = "unit-major"
 SET_STAGE_MAJOR = "bun .claude/tools/aidlc-state.ts set-construction-iteration stage-major"
@@ -60,7 +62,7 @@ class IntentState:
 
 def project_intents(project: Path) -> list[IntentState]:
     """Every intent of every space in the project, in path order."""
-    paths = sorted(project.glob(f"aidlc/spaces/*/intents/*/{STATE_FILE}"))
+    paths = sorted(project.glob(f"{names.SPACES}/*/intents/*/{STATE_FILE}"))
     return [state for state in map(IntentState.read, paths) if state is not None]
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.upstream.names import UNIT_PLACEHOLDER
 
 STAGE = "code-review"
 SOURCE_STAGE = "code-generation"
@@ -32,8 +33,8 @@ RECEIPT_FILE = "code-review-receipt.json"
 ENGINE_DIR = ".aidlc-engine"
 STAGE_LEVEL = "_stage"
 # The unit segment upstream 2.5 writes, literally, into a per-unit stage's record paths in a
-# scope without units (UNIT_NAME_PLACEHOLDER in its aidlc-orchestrate.ts): no unit's name.
-ENGINE_PLACEHOLDER_UNIT = "{unit-name}"
+# scope without units: no unit's name (upstream.names)
+ENGINE_PLACEHOLDER_UNIT = UNIT_PLACEHOLDER
 # Unit names: the one definition (the review, Bolt and the hooks all use it).
 UNIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # whole names: fullmatch
 

@@ -80,14 +80,18 @@ def document_json(doc: FindingsDocument) -> str:
     return dump_json(doc.model_dump(mode="json", by_alias=True, exclude_none=False))
 
 
-def save_document(paths: RecordPaths, doc: FindingsDocument) -> None:
-    """Render both artifacts first, then write each atomically (findings first)."""
-    findings, report = document_json(doc), render_report(doc)
+def save_document(paths: RecordPaths, doc: FindingsDocument, report: bool = True) -> None:
+    """Render both artifacts first, then write each atomically (findings first).
+    ``report=False`` keeps code-review.md as the pass wrote it: an approval is a decision
+    about the reviewed artifact, and upstream 2.6 binds its reviewer receipt to that
+    artifact's bytes (a later write makes the receipt stale)."""
+    findings, shown = document_json(doc), render_report(doc) if report else None
     previous = paths.findings.read_bytes() if paths.findings.is_file() else None
     seal(paths, paths.findings, findings.encode(), previous)  # both accepted until settled
     write_atomic(paths.findings, findings)
     settle(paths, paths.findings, findings.encode())
-    write_atomic(paths.report, report)
+    if shown is not None:
+        write_atomic(paths.report, shown)
     if doc.receipt is None:
         paths.receipt.unlink(missing_ok=True)
         unseal(paths, paths.receipt)

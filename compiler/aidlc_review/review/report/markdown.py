@@ -120,6 +120,6 @@ def _gate_line(doc: FindingsDocument) -> str:
     if doc.receipt is None:
         return ""
     return (
-        "Awaiting the code-review gate: `aidlc-review review gate --approve` or "
-        "`--request-changes`."
+        "The code-review gate decides on this review: `aidlc-review review gate --approve` "
+        "or `--request-changes`; `aidlc-review review status` shows its decision."
     )

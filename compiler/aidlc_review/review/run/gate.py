@@ -67,7 +67,7 @@ def decide_gate(
             doc, waived = _approved(doc, paths, proof, note, stamp), sorted(proof.waived)
         else:
             doc = _changes_requested(doc, note, stamp)
-        save_document(paths, doc)
+        save_document(paths, doc, report=decision != "approve")  # the reviewed bytes stay
     return GateOutcome(
         decision,
         attempt,
