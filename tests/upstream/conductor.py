@@ -13,6 +13,7 @@ its review recorded, and every gate is approved (a stage whose gate is deferred,
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,11 @@ from aidlc_review.upstream.intents import project_intents
 Directive = dict[str, Any]
 StageHook = Callable[[Directive], None]
 CONFIRMATIONS = "Looks correct,Request changes"
+_STALE_SUMMARY = re.compile(
+    r'Refusing to complete "([a-z0-9-]+)" for unit "([^"]+)": no fresh human-backed '
+    "consolidated summary confirmation"
+)
+_UNSAVED = re.compile(r"artifact (/\S+\.\w+) has no recorded native-tool write after")
 SUMMARY = (
     "# Questions\n\n## Consolidated Summary Confirmation\n\n"
     "Does this all look correct?\n\n[Answer]: {answer}\n"
@@ -57,6 +63,8 @@ class Conductor:
 
     def follow(self, directive: Directive) -> None:
         kind = directive.get("kind")
+        if kind == "error" and self.recover(directive.get("message", "")):
+            return  # did what the engine's refusal says; the next directive goes on
         if kind != "run-stage":
             raise WalkStopped(f"unexpected directive: {directive}")
         stage, gate = directive["stage"], directive.get("gate")
@@ -90,6 +98,25 @@ class Conductor:
         later stage, under the proposed patch), after it ran."""
         settling = directive.get("gate") is True or bool(directive.get("gate_deferred_to"))
         return settling and self.built(directive["stage"], directive.get("unit"))
+
+    def recover(self, message: str) -> bool:
+        """2.6's refusals of a per-unit stage whose summary stop no longer counts (a walk
+        that changed its iteration order): answer the summary again, then save again what it
+        names, as the refusals say. False for any other error."""
+        stale = _STALE_SUMMARY.search(message)
+        if stale is not None:
+            stage, unit = stale.groups()
+            record = next(self.project.root.glob("aidlc/spaces/*/intents/*/"))
+            folder = record / "construction" / unit / stage
+            produces = [str((folder / "x.md").relative_to(self.project.root))]
+            self.confirm_summary({"stage": stage, "unit": unit, "produces": produces,
+                                  "memory_path": produces[0]})  # fmt: skip
+            return True
+        unsaved = _UNSAVED.search(message)
+        if unsaved is not None:
+            self.project.written(Path(unsaved.group(1)))
+            return True
+        return False
 
     def built(self, stage: str, unit: str | None) -> bool:
         """Whether ``unit`` of ``stage`` already ran (before this directive) in this walk."""
