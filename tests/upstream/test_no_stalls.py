@@ -138,8 +138,9 @@ def test_unit_major_set_after_install_is_met_with_the_way_back(installed):
     assert f"{_state(installed)}: Construction Iteration is unit-major" in err
     assert f"To go on, run `{SET_STAGE_MAJOR}`" in err
     assert "then `bun .claude/tools/aidlc-orchestrate.ts next` and follow its directive" in err
-    # as err says may happen, what u1 went through out of order is reviewed again: 2.5.5 counts no review of the design stages u1 went through in unit-major order; 2.6.18
-    # asks for their summaries again instead (recovered above) and no review of u1's code
+    # as err says may happen, what u1 went through out of order is reviewed again: 2.5.5
+    # counts no review of the design stages u1 went through in unit-major order; 2.6.18 asks
+    # for their summaries again instead (recovered above) and no review of u1's code
     # generation, which it ran in that order (measured)
     again = {
         (2, 5): ("nfr-requirements", "nfr-design", "infrastructure-design"),
