@@ -97,9 +97,7 @@ def reviewed_project_once(tmp_path_factory) -> UpstreamProject:
     def build(where: Path) -> None:
         project = UpstreamProject.fresh(where)
         assert main(["install", "--harness", str(project.harness)]) == 0
-        project.ok(
-            "utility", "intent-birth", "--scope", "feature", "--arguments", "x", "--label", "a b"
-        )
+        project.birth()  # the engine's own verb: intent-birth (2.5.5), intent-create (2.6.18)
         (project.root / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
         (project.root / "src/auth").mkdir(parents=True)
         (project.root / "src/auth/login.py").write_text(LOGIN)
