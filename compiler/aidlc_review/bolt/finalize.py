@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from aidlc_review.bolt.git import Git
 from aidlc_review.errors import AidlcError
@@ -127,7 +128,7 @@ def _verification(worktree: Path, unit: str, verdict: str | None) -> list[str]:
     return [f"the review does not verify: {reason}" for reason in reasons]
 
 
-def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict | None, str | None]:
+def _receipt(raw: bytes | None, findings_path: str) -> tuple[dict[str, Any] | None, str | None]:
     """The terminal receipt of the current attempt, checked against its own findings."""
     from pydantic import ValidationError
 
@@ -167,7 +168,12 @@ def _claims(manifest_raw: bytes) -> list[str]:
 
 
 def _unbound(
-    git: Git, tree: str, receipt: dict, manifest_path: str, manifest_raw: bytes, claims: list[str]
+    git: Git,
+    tree: str,
+    receipt: dict[str, Any],
+    manifest_path: str,
+    manifest_raw: bytes,
+    claims: list[str],
 ) -> list[str]:
     changed: list[str] = []
     if sha256_bytes(manifest_raw) != receipt.get("manifest_digest"):

@@ -15,7 +15,7 @@ from pathlib import Path
 from aidlc_review.cli.options import add_json
 
 
-def register(verbs: argparse._SubParsersAction) -> None:
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     land = verbs.add_parser(
         "land",
         help="merge a swarm unit's reviewed bytes from its worktree (after upstream's finalize)",

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aidlc_review.cli import bolt_land
 from aidlc_review.cli.options import (
@@ -21,10 +22,13 @@ from aidlc_review.cli.options import (
     add_json,
 )
 
+if TYPE_CHECKING:  # imported lazily at run time
+    from aidlc_review.bolt.state import RunState, StateStore, UnitState
+
 _PRINT_LOCK = threading.Lock()
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("bolt", help="autonomous Bolt: per-unit worktrees, review before merge")
     verbs = parser.add_subparsers(dest="bolt_command", metavar="VERB", parser_class=type(parser))
     verbs.required = True
@@ -33,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     bolt_land.register(verbs)  # upstream's swarm: land a unit, settle code review
 
 
-def _add_run(verbs: argparse._SubParsersAction) -> None:
+def _add_run(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = verbs.add_parser("run", help="generate, review, finalize and merge every unit")
     _add_workspace(run)
     run.add_argument(
@@ -88,7 +92,7 @@ def _add_run(verbs: argparse._SubParsersAction) -> None:
     run.set_defaults(handler=run_bolt)
 
 
-def _add_status_gate_abandon(verbs: argparse._SubParsersAction) -> None:
+def _add_status_gate_abandon(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     status = verbs.add_parser(
         "status", help="show the recorded run: every unit's state and findings"
     )
@@ -138,7 +142,7 @@ def _progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def _emit(args: argparse.Namespace, state) -> None:
+def _emit(args: argparse.Namespace, state: RunState) -> None:
     """The run's summary, with what the guard finds wrong with the target and hooks now."""
     from aidlc_review.bolt.gate import render_summary, summary
     from aidlc_review.bolt.guard import alerts
@@ -150,7 +154,7 @@ def _emit(args: argparse.Namespace, state) -> None:
         print(render_summary(state, found))
 
 
-def _store(workspace: Path):
+def _store(workspace: Path) -> StateStore:
     from aidlc_review.bolt.git import Git
     from aidlc_review.bolt.state import bolt_root, open_store
     from aidlc_review.errors import InvalidInput
@@ -223,7 +227,7 @@ def run_bolt(args: argparse.Namespace) -> int:
     return 0 if not stopped and all(_settled(u) for u in state.units.values()) else 1
 
 
-def _settled(unit) -> bool:
+def _settled(unit: UnitState) -> bool:
     """Merged (or, for a stage-level run, reviewed) and either READY or approved at the gate."""
     landed = unit.status in ("merged", "reviewed")
     return landed and (unit.verdict == "READY" or unit.approved)

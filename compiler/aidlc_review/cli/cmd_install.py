@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for verb, what in (
         ("install", "add the code-review stage to an upstream AI-DLC project's harness"),
         ("uninstall", "remove exactly what install added"),

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from aidlc_review.cli.options import add_harness, add_json
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from aidlc_review.install.ledger import Ledger
 
 DISPLAY_ROOT = ".claude"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("scope", help="show scopes, or add/remove a stage from a scope")
     actions = parser.add_subparsers(
         dest="scope_action", metavar="ACTION", parser_class=type(parser)
@@ -58,7 +64,7 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show_installed(args: argparse.Namespace, ledger, names: list[str]) -> int:  # noqa: ANN001
+def _show_installed(args: argparse.Namespace, ledger: Ledger, names: list[str]) -> int:
     """Upstream's view of each scope: what runs, and the gates upstream presents per mode."""
     from aidlc_review.fsio import dump_json
     from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
@@ -119,13 +125,13 @@ def run_edit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _installed(harness) -> bool:  # noqa: ANN001
+def _installed(harness: Path) -> bool:
     from aidlc_review.install.ledger import read_ledger
 
     return read_ledger(harness) is not None
 
 
-def _edit_installed_review(args: argparse.Namespace, harness) -> int:  # noqa: ANN001
+def _edit_installed_review(args: argparse.Namespace, harness: Path) -> int:
     """A lead's choice for the installed code-review: kept in the ledger, applied by a
     re-install, so that later re-installs and upgrades keep it."""
     from aidlc_review.cli.cmd_install import commit

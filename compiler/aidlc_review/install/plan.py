@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aidlc_review import __version__
 from aidlc_review.compile.build import SCOPE_GRID, STAGE_GRAPH, pinned_numbers
@@ -184,7 +185,7 @@ def plan_install(
     return _diff_plan(layout, outputs, stale=_stale_added(layout, earlier, outputs))
 
 
-def _authored(stage: ReviewStage) -> dict[str, dict]:
+def _authored(stage: ReviewStage) -> dict[str, dict[str, Any]]:
     """code-review as authored, for the review plan: upstream's lowered form leads it by its
     repairer and reviews it by its reviewer (upstream's one review loop)."""
     return {
@@ -242,7 +243,7 @@ def _lowered_files(
     core: dict[str, str],
     chosen: list[str] | None,
     earlier: Ledger | None,
-) -> tuple[dict[str, str], list[Insertion], dict]:
+) -> tuple[dict[str, str], list[Insertion], dict[str, Any]]:
     """Every file the install writes (display -> text), its insertions, and the stage facts."""
     from aidlc_review.install.engine_contract import EngineContract
     from aidlc_review.install.trial import harness_scopes, known_artifacts
@@ -287,7 +288,7 @@ def _lowered_files(
     return files, inserted, {"model": stage, "scopes": scopes}
 
 
-def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict) -> dict[str, str]:
+def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict[str, Any]) -> dict[str, str]:
     """The reviewer's persona and knowledge (always), the repairer's only when missing."""
     files = {
         f"agents/{data['lead_agent']}.md": _read(plugin.root / f"agents/{data['lead_agent']}.md")

@@ -62,7 +62,7 @@ def installed_review_plan(
     layout: HarnessLayout,
     changes: dict[str, str],
     pins: dict[str, str],
-    overrides: dict[str, dict],
+    overrides: dict[str, dict[str, Any]],
     installed: InstalledParts,
 ) -> str:
     """review-plan.json of the harness plus ``changes``: the reviewed stage as authored."""
