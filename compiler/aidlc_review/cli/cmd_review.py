@@ -410,18 +410,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _branch_unit(workspace: Path) -> str:
     """``bolt-<unit>`` is the branch upstream's worktree tool gives each unit."""
-    import subprocess
-
     from aidlc_review.errors import InvalidInput
+    from aidlc_review.gitdoor import git_text
 
-    done = subprocess.run(
-        ["git", "rev-parse", "--abbrev-ref", "HEAD"],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-    )
-    branch = done.stdout.strip()
-    if done.returncode != 0 or not branch.startswith("bolt-") or branch == "bolt-":
+    branch = git_text(workspace, "rev-parse", "--abbrev-ref", "HEAD", timeout=30) or ""
+    if not branch.startswith("bolt-") or branch == "bolt-":
         raise InvalidInput(
             f"--unit-from-branch: {workspace} is not on a Bolt branch (bolt-<unit>), "
             f"but on {branch or 'no branch'!r}"

@@ -11,12 +11,12 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.gitdoor import git_text
 
 
 def utc_now() -> str:
@@ -26,17 +26,7 @@ def utc_now() -> str:
 def decider(workspace: Path, given: str | None = None) -> str:
     if given and given.strip():
         return given.strip()
-    try:
-        done = subprocess.run(
-            ["git", "config", "user.email"],
-            cwd=workspace,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-        email = done.stdout.strip() if done.returncode == 0 else ""
-    except (OSError, subprocess.SubprocessError):
-        email = ""
+    email = git_text(workspace, "config", "user.email", timeout=10) or ""
     if email:
         return email
     try:

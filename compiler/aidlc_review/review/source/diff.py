@@ -11,11 +11,11 @@ budget; what did not fit is said ("diff truncated at N bytes; M file(s) omitted:
 from __future__ import annotations
 
 import difflib
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from aidlc_review.gitdoor import git
 from aidlc_review.review.source.kept_source import KeptText, as_text
 
 DEFAULT_DIFF_BYTES = 200_000
@@ -119,7 +119,7 @@ def diff_base(workspace: Path, recorded: str | None, configured: bool) -> str | 
     branch = _default_branch(workspace)
     if branch is None:
         return recorded
-    found = _git(workspace, "merge-base", recorded, branch)
+    found = git(workspace, "merge-base", recorded, branch)
     return found.decode().strip() if found else recorded
 
 
@@ -134,11 +134,11 @@ def _cut(text: str, size: int) -> str:
 
 
 def _default_branch(workspace: Path) -> str | None:
-    remote = _git(workspace, "symbolic-ref", "-q", "refs/remotes/origin/HEAD")
+    remote = git(workspace, "symbolic-ref", "-q", "refs/remotes/origin/HEAD")
     if remote:
         return remote.decode().strip()
     for name in ("main", "master"):
-        if _git(workspace, "rev-parse", "--verify", "-q", f"refs/heads/{name}"):
+        if git(workspace, "rev-parse", "--verify", "-q", f"refs/heads/{name}"):
             return f"refs/heads/{name}"
     return None
 
@@ -147,10 +147,10 @@ def _base_blobs(workspace: Path, base: str, paths: list[str]) -> dict[str, KeptT
     """``{path: text}`` for each path the base commit holds as a file. A base git does not
     know (gone after a rebase and ``git gc``) is an error, not a base without the files:
     ``cat-file --batch`` would answer "missing" for each and the unit would read as new."""
-    if _git(workspace, "rev-parse", "--verify", "-q", f"{base}^{{commit}}") is None:
+    if git(workspace, "rev-parse", "--verify", "-q", f"{base}^{{commit}}") is None:
         raise OSError(f"git cannot read the base {base[:12]}")
     request = "".join(f"{base}:{path}\n" for path in paths).encode()
-    out = _git(workspace, "cat-file", "--batch", stdin=request)
+    out = git(workspace, "cat-file", "--batch", stdin=request)
     if out is None:
         raise OSError(f"git cannot read the base {base[:12]}")
     found: dict[str, KeptText] = {}
@@ -169,17 +169,3 @@ def _base_blobs(workspace: Path, base: str, paths: list[str]) -> dict[str, KeptT
     except (ValueError, IndexError):
         raise OSError(f"git's answer for the base {base[:12]} could not be read") from None
     return found
-
-
-def _git(workspace: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(workspace), *args],
-            input=stdin,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
