@@ -185,7 +185,7 @@ def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[Ch
         path = _relative(ctx.workspace, hit.path)
         if path not in wanted:
             continue  # only claimed files count
-        rule = f"{spec.tool}:{hit.rule}" if hit.rule else spec.tool
+        rule = spec.finding_rule(hit.rule)
         default = ctx.severity(hit.level, "major" if hit.level == "error" else "minor")
         level = overrides.tuned(rule, path, default)
         if level == "off":

@@ -7,17 +7,27 @@ import pytest
 from aidlc_review.harness.layout import PROJECT_ROOT
 from aidlc_review.review.record.models import Finding
 from aidlc_review.review.report.sarif_rules import (
-    DETECT_SECRETS,
     HELP_PAGES,
-    MYPY_CODES,
     PLUGIN_DOCS,
-    RUFF_RULES,
     help_uri,
     is_security,
     rule_descriptor,
     rule_id,
 )
+from aidlc_review.sensors.descriptors import docs_page, shipped_tools
 from aidlc_review.sensors.registry import RUNNERS
+
+
+def docs_of(sensor: str, tool: str) -> str:
+    """The docs URL a tool's descriptor gives (the manifests say it, not this test)."""
+    [docs] = [spec.docs for name, spec in shipped_tools() if (name, spec.tool) == (sensor, tool)]
+    assert docs
+    return docs
+
+
+RUFF_RULES = docs_of("linter", "ruff")
+MYPY_CODES = docs_of("type-check", "mypy")
+DETECT_SECRETS = docs_of("secret-scan", "detect-secrets")
 
 UNUSED = "F401 `os` imported but unused (https://docs.astral.sh/ruff/rules/unused-import)"
 
@@ -154,8 +164,11 @@ def test_each_other_reporter_has_its_own_help_page() -> None:
 
 def test_every_page_of_the_plugins_own_that_a_rule_links_exists_in_the_repository() -> None:
     owners = [
-        finding(name, f"{name}/x", text="t") for name in sorted(RUNNERS) if name not in HELP_PAGES
+        finding(name, f"{name}/x", text="t")
+        for name in sorted(RUNNERS)
+        if name not in HELP_PAGES and docs_page(name, f"{name}/x", "t") is None
     ]
+    assert owners  # the coverage, formatter, dependencies … sensors: their own pages
     pages = [help_uri(f) for f in [*owners, reviewer(), finding(None, "x", source="runtime")]]
     own = [page for page in pages if page.startswith(PLUGIN_DOCS)]
     assert len(own) == len(pages)

@@ -91,6 +91,21 @@ class ToolSpec(Definition):
     coverage_format: str | None = None
     coverage_report: str | None = None
     coverage_packages: dict[str, list[str]] = {}
+    # the tool's rules that name a defect other tools see too: its own rule code -> the
+    # defect class (``review.findings.defects``), so one defect is one finding across tools
+    defects: dict[str, str] = {}
+    # where its rules are documented: a URL; a finding quoting a page under it keeps that page
+    docs: str | None = None
+    # which of its rule codes are security rules (a regex over the whole code): a SARIF
+    # security alert
+    security_rules: str | None = None
+
+    def finding_rule(self, code: str | None) -> str:
+        """The rule a finding of this tool holds: the runner's own tools (no ``format``)
+        keep the tool's code, a described tool's is ``tool:code``."""
+        if self.format is None:
+            return code or self.tool
+        return f"{self.tool}:{code}" if code else self.tool
 
 
 class RunnerSpec(Definition):

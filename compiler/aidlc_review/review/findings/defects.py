@@ -5,8 +5,9 @@ ruff's ``S105`` flag one hard-coded secret, ruff's ``F821`` and mypy's ``name-de
 one undefined name, ``BLE001``/``S110``/``E722`` one swallowing handler, tsc's ``TS6133``
 and eslint's ``no-unused-vars`` one unused variable. A finding is
 identified by (path, defect class) instead of (path, rule), so what they all saw is one
-finding naming every tool (``review.findings.grouping``). A rule outside the table is its own
-class, as before.
+finding naming every tool (``review.findings.grouping``). Which rule names which class is
+each tool's descriptor's word (``defects`` in the sensor manifests); a rule no descriptor
+classes is its own class, as before.
 
 A *unit-wide* class is one defect of the whole unit wherever its hits are: a test run
 broken by one change is one finding however many tests fail.
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from aidlc_review.sensors.descriptors import defect_table
+
 SECRET: Final = "hardcoded-secret"
 UNDEFINED_NAME: Final = "undefined-name"
 UNUSED_NAME: Final = "unused-name"
@@ -23,23 +26,9 @@ SWALLOWED_EXCEPTION: Final = "swallowed-exception"
 UNTESTED_LINES: Final = "untested-lines"
 BROKEN_TEST_RUN: Final = "broken-test-run"
 
-# rule code (as the finding's ``rule`` holds it) -> defect class
-DEFECT_CLASSES: Final[dict[str, str]] = {
-    "S105": SECRET,  # ruff: hard-coded password string
-    "S106": SECRET,  # ruff: hard-coded password passed as an argument
-    "S107": SECRET,  # ruff: hard-coded password as a default argument
-    "F821": UNDEFINED_NAME,  # ruff
-    "name-defined": UNDEFINED_NAME,  # mypy
-    "BLE001": SWALLOWED_EXCEPTION,  # ruff: blind except
-    "S110": SWALLOWED_EXCEPTION,  # ruff: try-except-pass
-    "S112": SWALLOWED_EXCEPTION,  # ruff: try-except-continue
-    "E722": SWALLOWED_EXCEPTION,  # ruff: bare except
-    "tsc:TS2304": UNDEFINED_NAME,  # Cannot find name 'x'
-    "eslint:no-undef": UNDEFINED_NAME,
-    "tsc:TS6133": UNUSED_NAME,  # 'x' is declared but its value is never read
-    "tsc:TS6196": UNUSED_NAME,  # 'T' is declared but never used
-    "eslint:no-unused-vars": UNUSED_NAME,
-    "eslint:@typescript-eslint/no-unused-vars": UNUSED_NAME,
+# the sensors' own rules (not a tool's) -> defect class; each tool's rules are in its
+# descriptor (``defects`` in the sensor manifests, ``sensors.descriptors``)
+SENSOR_RULE_CLASSES: Final[dict[str, str]] = {
     "coverage/file-below-threshold": UNTESTED_LINES,
     "coverage/changed-below-threshold": UNTESTED_LINES,
     "coverage/tests-failed": BROKEN_TEST_RUN,
@@ -57,7 +46,7 @@ def defect_class(rule: str | None, check: str | None) -> str | None:
         return None
     if check in SENSOR_CLASSES:
         return SENSOR_CLASSES[check]
-    return DEFECT_CLASSES.get(rule or "")
+    return SENSOR_RULE_CLASSES.get(rule or "") or defect_table().get(rule or "")
 
 
 def is_secret(rule: str | None, check: str | None) -> bool:

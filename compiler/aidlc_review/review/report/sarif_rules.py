@@ -10,22 +10,16 @@ never a High security alert.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from aidlc_review.review.record.models import Finding
+from aidlc_review.sensors.descriptors import docs_page, is_security_rule
 
 # Where this plugin's own checks are documented: the repository README's ``<owner>``
 # stands for this address (one place to change for a fork).
 PLUGIN_DOCS = "https://github.com/awslabs/aidlc-code-review/blob/main/"
-RUFF_RULES = "https://docs.astral.sh/ruff/rules/"
-MYPY_CODES = "https://mypy.readthedocs.io/en/stable/error_codes.html"
-DETECT_SECRETS = "https://github.com/Yelp/detect-secrets/blob/master/README.md"
 SECURITY_SEVERITY = {"critical": "9.0", "major": "7.0", "minor": "3.0"}
 
-_BANDIT = re.compile(r"S[0-9]{3}")
-# ruff prints its own page for a rule (``.../rules/unused-import``); the sensor keeps it
-_RUFF_PAGE = re.compile(r"\((https://docs\.astral\.sh/ruff/rules/[a-z0-9-]+)\)")
 _SECURITY_RULES = frozenset({"secret-quoted", "dependencies/audit"})
 
 
@@ -38,39 +32,38 @@ def rule_id(finding: Finding) -> str:
 
 def is_security(finding: Finding) -> bool:
     checks = {finding.check, *finding.checks}
-    code = (finding.rule or "").rsplit("/", 1)[-1]
     return (
         "secret-scan" in checks
         or (finding.rule or "") in _SECURITY_RULES
-        or (bool(checks & {"security", "linter"}) and _BANDIT.fullmatch(code) is not None)
+        or any(is_security_rule(check, finding.rule) for check in checks)
         or (finding.source == "reviewer" and finding.category == "security")
     )
-
-
-def _ruff_page(finding: Finding) -> str:
-    found = _RUFF_PAGE.search(finding.finding)
-    return found.group(1) if found else RUFF_RULES
 
 
 def _plugin_page(page: str) -> Callable[[Finding], str]:
     return lambda _finding: PLUGIN_DOCS + page
 
 
-# who reported a finding -> its rule's help page; a sensor not listed: its page in sensors/
+# who reported a finding -> its rule's help page when no tool descriptor has ``docs`` for
+# it; a sensor not listed: its page in sensors/
 HELP_PAGES: dict[str, Callable[[Finding], str]] = {
-    "linter": _ruff_page,
-    "security": _ruff_page,
-    "type-check": lambda _finding: MYPY_CODES,
-    "secret-scan": lambda _finding: DETECT_SECRETS,
     "reviewer": _plugin_page("docs/severity.md"),
     "runtime": _plugin_page("docs/runtime.md"),
 }
 
 
 def help_uri(finding: Finding) -> str:
+    return _help(finding)[1]
+
+
+def _help(finding: Finding) -> tuple[str, str]:
+    """(the tool's docs URL or "", the rule's help page)."""
+    described = docs_page(finding.check, finding.rule, finding.finding)
+    if described:
+        return described
     owner = finding.check or finding.source
     page = HELP_PAGES.get(owner) or _plugin_page(f"sensors/aidlc-{owner}.md")
-    return page(finding)
+    return "", page(finding)
 
 
 def rule_descriptor(rule: str, findings: list[Finding]) -> dict[str, object]:
@@ -83,10 +76,10 @@ def rule_descriptor(rule: str, findings: list[Finding]) -> dict[str, object]:
     if security:
         worst = max(float(SECURITY_SEVERITY[f.severity]) for f in findings)
         properties["security-severity"] = f"{worst:.1f}"
-    uri = help_uri(first)
+    docs, uri = _help(first)
     owner = first.check or first.source
     code = rule.removeprefix(owner + "/")
-    page_name = uri.rsplit("/", 1)[-1] if uri.startswith(RUFF_RULES) else ""
+    page_name = uri.rsplit("/", 1)[-1] if docs and uri != docs else ""
     title = f"{code} {page_name}" if page_name else code
     return {
         "id": rule,

@@ -1,0 +1,73 @@
+"""What the shipped tool descriptors say, for the runtime outside the sensors.
+
+The sensor manifests (``sensors/aidlc-<id>.md``, ``runner.tools``) describe each tool
+once: its argv, its config, its suppressions, and here the rules that name a defect other
+tools see too (``defects``), where its rules are documented (``docs``) and which of them
+are security rules (``security_rules``). The review asks these questions and never names
+a tool itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from aidlc_review.harness.definitions.sensor import SensorManifest, ToolSpec
+from aidlc_review.sensors.manifests import load_sensor_manifests
+
+
+@functools.cache
+def shipped_manifests() -> tuple[SensorManifest, ...]:
+    """The plugin's own sensor manifests, read once per process."""
+    return tuple(load_sensor_manifests(None))
+
+
+def shipped_tools() -> list[tuple[str, ToolSpec]]:
+    """Every (sensor id, tool descriptor) the plugin ships."""
+    return [(m.id, spec) for m in shipped_manifests() if m.runner for spec in m.runner.tools]
+
+
+@functools.cache
+def defect_table() -> dict[str, str]:
+    """A finding's rule (as the finding holds it) -> its defect class, from every tool."""
+    table: dict[str, str] = {}
+    for _sensor, spec in shipped_tools():
+        for code, defect in spec.defects.items():
+            table[spec.finding_rule(code)] = defect
+    return table
+
+
+def tool_of(check: str | None, rule: str | None) -> ToolSpec | None:
+    """The descriptor of the tool whose finding this is: within its sensor, the described
+    tool its ``tool:`` prefix names, else the runner's own tool (no ``format``)."""
+    specs = [spec for sensor, spec in shipped_tools() if sensor == check]
+    prefix = (rule or "").split(":", 1)[0] if ":" in (rule or "") else None
+    for spec in specs:
+        if spec.format is not None and spec.tool == prefix:
+            return spec
+    own = [spec for spec in specs if spec.format is None]
+    return own[0] if own else None
+
+
+def tool_code(spec: ToolSpec, rule: str | None) -> str:
+    """The tool's own code of a finding's rule (without the ``tool:`` prefix)."""
+    return (rule or "").removeprefix(spec.tool + ":") if spec.format else (rule or "")
+
+
+def is_security_rule(check: str | None, rule: str | None) -> bool:
+    """Whether the tool that reported the rule calls it a security rule."""
+    spec = tool_of(check, rule)
+    if spec is None or not spec.security_rules:
+        return False
+    code = tool_code(spec, rule).rsplit("/", 1)[-1]
+    return re.fullmatch(spec.security_rules, code) is not None
+
+
+def docs_page(check: str | None, rule: str | None, message: str) -> tuple[str, str] | None:
+    """(the tool's docs URL, the rule's own page when the message quotes one under it, else
+    the docs URL); None when the tool has no docs."""
+    spec = tool_of(check, rule)
+    if spec is None or not spec.docs:
+        return None
+    quoted = re.search(r"\((" + re.escape(spec.docs) + r"[a-z0-9-]+)\)", message)
+    return spec.docs, quoted.group(1) if quoted else spec.docs
