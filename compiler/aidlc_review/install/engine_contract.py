@@ -2,7 +2,7 @@
 
 What the engine is and accepts is read in one place, ``harness.engine.read_dialect`` (its
 ``AIDLC_VERSION``, the stage keys its schema lists, its review vocabulary): this module only
-judges that reading. Install lowers for what the schema accepts (from 2.6 on a stage with a
+judges that reading. Install lowers for what the schema accepts (after 2.6.18 a stage with a
 ``reviewer`` may name its ``review_artifact``, a Markdown produces entry, and a schema that
 knows the key gets it). The plugin is verified against the engines in ``VERIFIED``; a newer
 one is refused unless forced, and whatever install writes is judged by upstream's own tools
@@ -58,7 +58,7 @@ class EngineContract:
 
     @property
     def review_artifact(self) -> bool:
-        """Whether the schema knows ``review_artifact`` (upstream 2.6 and later)."""
+        """Whether the schema knows ``review_artifact`` (upstream after 2.6.18)."""
         return self.stage_keys is not None and REVIEW_ARTIFACT in self.stage_keys
 
     def unverified(self) -> str | None:

@@ -34,10 +34,13 @@ def lower_review_stage(
     scopes: list[str],
     known_artifacts: set[str],
     review_artifact: bool = False,
+    write_budget: bool = True,
 ) -> tuple[str, list[str]]:
     """The installed code-review stage text, and the consumes it had to drop.
-    ``review_artifact``: the engine's schema has the key (upstream 2.6 on), where a stage
-    with a ``reviewer`` must name the Markdown artifact it reviews."""
+    ``review_artifact``: the engine's schema has the key (upstream 2.7 on), where a stage
+    with a ``reviewer`` must name the Markdown artifact it reviews. ``write_budget``: the
+    gated budget goes into ``reviewer_max_iterations`` (not where the engine's logger owns
+    budgets and its schema dropped the key: ``install.newer``)."""
     data = source.plain()
     consumes = [c for c in data["consumes"] if c["artifact"] in known_artifacts]
     dropped = [c["artifact"] for c in data["consumes"] if c["artifact"] not in known_artifacts]
@@ -49,10 +52,8 @@ def lower_review_stage(
     text.replace_key("lead_agent", [f"lead_agent: {data['repair_agent']}"])
     text.replace_key("mode", ["mode: inline"])
     reviewed = [f"review_artifact: {REVIEW_ARTIFACT}"] if review_artifact else []
-    text.insert_after(
-        ("mode",),
-        [f"reviewer: {data['lead_agent']}", f"reviewer_max_iterations: {budget}", *reviewed],
-    )
+    budgeted = [f"reviewer_max_iterations: {budget}"] if write_budget else []
+    text.insert_after(("mode",), [f"reviewer: {data['lead_agent']}", *budgeted, *reviewed])
     text.replace_key("produces", scalar_list_block("produces", [REVIEW_ARTIFACT], "  "))
     text.replace_key("consumes", consumes_block(consumes))
     text.replace_key("sensors", scalar_list_block("sensors", sensors, "  "))
@@ -62,12 +63,13 @@ def lower_review_stage(
         lead_agent=data["repair_agent"],
         mode="inline",
         reviewer=data["lead_agent"],
-        reviewer_max_iterations=budget,
         produces=[REVIEW_ARTIFACT],
         consumes=consumes,
         sensors=sensors,
         scopes=scopes,
     )
+    if write_budget:
+        expected["reviewer_max_iterations"] = budget
     if review_artifact:
         expected["review_artifact"] = REVIEW_ARTIFACT
     check_edit(text, expected)

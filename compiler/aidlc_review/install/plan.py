@@ -9,7 +9,8 @@ compiles the result with this project's compiler, and records it all in the
 ledger. ``apply`` writes the files; upstream's generators then run (``upstream``),
 and upstream's doctor judges the result, which is rolled back if it objects
 (``transaction``). An engine newer than the verified ones is refused unless forced,
-and lowering follows what its stage schema accepts (``engine_contract``).
+and lowering follows what the engine's schema and tools say it does (``engine_contract``,
+``newer``): an engine whose contract install cannot lower is refused, forced or not.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from aidlc_review.install.lower import (
     sensor_shim,
     shim_name,
 )
+from aidlc_review.install.newer import Lowering, manifest_step, with_review_slot_step
 from aidlc_review.install.trial import (
     compile_trial,
     harness_dir_name,
@@ -143,6 +145,7 @@ def plan_install(
 
     layout = recognise(harness_dir)
     refuse_unverified(layout.root, force)
+    lowering = Lowering.read(layout.root)  # refuses a contract it cannot lower
     doing = "installing" if chosen_scopes is None else "changing code-review's scopes"
     _refuse_unit_major(layout.root.parent, doing)
     plugin = HarnessLayout.at(None)
@@ -150,7 +153,7 @@ def plan_install(
     core = pristine_texts(layout, earlier, strict=False)
     if chosen_scopes is None and earlier is not None and earlier.scopes_chosen:
         chosen_scopes = list(earlier.scopes)
-    files, inserted, stage = _lowered_files(layout, plugin, core, chosen_scopes, earlier)
+    files, inserted, stage = _lowered_files(layout, plugin, core, chosen_scopes, lowering)
     pins = pinned_numbers(layout.data_dir / STAGE_GRAPH)
     if earlier is not None:
         pins = numbering.remove(pins, REVIEW, earlier.displaced_numbers)
@@ -242,10 +245,9 @@ def _lowered_files(
     plugin: HarnessLayout,
     core: dict[str, str],
     chosen: list[str] | None,
-    earlier: Ledger | None,
+    lowering: Lowering,
 ) -> tuple[dict[str, str], list[Insertion], dict[str, Any]]:
     """Every file the install writes (display -> text), its insertions, and the stage facts."""
-    from aidlc_review.install.engine_contract import EngineContract
     from aidlc_review.install.trial import harness_scopes, known_artifacts
 
     source_display = f"{plugin.display(plugin.stages_dir)}/construction/{REVIEW}.md"
@@ -262,8 +264,10 @@ def _lowered_files(
         )
     scopes = [s for s in wanted if s in possible]  # unit-less ones reviewed at stage level
     review_text, dropped = lower_review_stage(
-        source, scopes, known_artifacts(layout), EngineContract.read(layout.root).review_artifact
+        source, scopes, known_artifacts(layout), lowering.review_artifact, lowering.write_budget
     )
+    if lowering.review_slot:
+        review_text = with_review_slot_step(review_text)
     files = {f"{CONSTRUCTION}/{REVIEW}.md": review_text}
     sensor_ids = {installed_sensor_id(s): s for s in data.get("sensors", [])}
     for new_id, old_id in sensor_ids.items():
@@ -271,7 +275,7 @@ def _lowered_files(
         files[f"sensors/aidlc-{new_id}.md"] = lower_sensor(manifest, harness_dir_name(layout.root))
         files[f"tools/{shim_name(new_id)}"] = sensor_shim(new_id, harness_dir_name(layout.root))
     files.update(_agents(plugin, layout, data))
-    edited, inserted = _contributed(plugin, core)
+    edited, inserted = _contributed(plugin, core, lowering.engine_manifest)
     files.update(edited)
     gate_files, gate_inserted = engine_hook.contributed(core, harness_dir_name(layout.root))
     files.update(gate_files)
@@ -303,9 +307,10 @@ def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict[str, Any]) 
 
 
 def _contributed(
-    plugin: HarnessLayout, core: dict[str, str]
+    plugin: HarnessLayout, core: dict[str, str], engine_manifest: bool = False
 ) -> tuple[dict[str, str], list[Insertion]]:
-    """code-generation and build-and-test with the plugin's blocks added."""
+    """code-generation and build-and-test with the plugin's blocks added. ``engine_manifest``:
+    the engine writes each unit's source manifest, so code-generation is not asked for one."""
     edited: dict[str, str] = {}
     inserted: list[Insertion] = []
     for target, contribution in sorted(load_contributions(plugin.root).items()):
@@ -324,10 +329,11 @@ def _contributed(
                 )
             )
         for fragment in contribution.fragments:
-            text = blocks.splice_fragment(
-                text, fragment.anchor, fragment.order, fragment.prose, display
-            )
-            block = blocks.fragment_block(fragment.anchor, fragment.order, fragment.prose)
+            prose = fragment.prose
+            if engine_manifest and target == REVIEWED:
+                prose = manifest_step(prose)
+            text = blocks.splice_fragment(text, fragment.anchor, fragment.order, prose, display)
+            block = blocks.fragment_block(fragment.anchor, fragment.order, prose)
             inserted.append(
                 Insertion(path=display, kind="fragment", key=fragment.anchor, text=block)
             )

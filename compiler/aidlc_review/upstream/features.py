@@ -8,6 +8,24 @@ vocabulary, ``AIDLC_VERSION``) is read by ``harness.engine``; what it *does* is 
   ``intent-birth`` (2.5), the one ``aidlc-utility.ts`` dispatches on;
 - ``gate_deferral``: whether its graph compiles ``completion_gate`` (the proposed upstream
   patch, ``docs/upstream-gate-deferral.patch``, or an engine that took it).
+
+The contract changes upstream made after 2.6.18 (DESIGN §8 research; awslabs/aidlc-workflows
+``core/``), each read where the engine spells it, for what install lowers to:
+
+- ``review_slot``: its logger hands a reviewer one review file, under the intent record's
+  ``.aidlc-reviews/`` (``aidlc-log.ts review`` returns ``requestId`` and ``reviewFile``,
+  upstream PR #1000): the reviewer writes that record and nothing else;
+- ``engine_source_manifest``: the engine itself writes and enforces each unit's
+  ``source-manifest.json`` (upstream #813): one of its state/orchestration tools names it;
+- ``units_record_dir``: a unit's records live under ``construction/units/<unit>/`` rather
+  than ``construction/<unit>/`` (``aidlc-lib.ts`` joins ``"construction", "units"``);
+- ``logger_budget``: its logger computes a review's budget itself (``aidlc-log.ts`` reads
+  ``reviewer_max_iterations`` / the review class; 2.6.18 already does).
+
+And what a stage must carry, from ``aidlc-stage-schema.ts``: ``required_stage_keys``
+(``REQUIRED_FIELDS``) and ``reviewer_requires``, the keys its validator says a ``reviewer``
+needs (the newest: ``"reviewer requires review_artifact"``): a key install does not know how
+to fill is a contract it cannot lower.
 """
 
 from __future__ import annotations
@@ -18,24 +36,58 @@ from pathlib import Path
 
 UTILITY = "tools/aidlc-utility.ts"
 GRAPH = "tools/aidlc-graph.ts"
+LOGGER = "tools/aidlc-log.ts"
+LIB = "tools/aidlc-lib.ts"
+# the tools that run a stage's completion: where an engine-owned source manifest is named
+COMPLETION_TOOLS = ("tools/aidlc-state.ts", "tools/aidlc-orchestrate.ts", LIB)
 BIRTH_VERBS = ("intent-create", "intent-birth")  # newest first
+SOURCE_MANIFEST = "source-manifest.json"
+REVIEW_SLOT = re.compile(r"\.aidlc-reviews\b|\breviewFile\b")
+UNITS_DIR = re.compile(r"""construction(?:/|["'`],\s*["'`])units\b""")
+LOGGER_BUDGET = re.compile(r"\breviewer_max_iterations\b|\breview_cap\b")
+SCHEMA = "tools/aidlc-stage-schema.ts"
+REQUIRED = re.compile(r"\bREQUIRED_FIELDS\s*=\s*\[([^\]]*)\]")
+REVIEWER_REQUIRES = re.compile(r"[\"'`]reviewer requires ([a-z_]+)[\"'`]")  # upstream's spelling
 
 
 @dataclass(frozen=True)
 class EngineFeatures:
     birth: str
     gate_deferral: bool
+    review_slot: bool = False
+    engine_source_manifest: bool = False
+    units_record_dir: bool = False
+    logger_budget: bool = False
+    required_stage_keys: frozenset[str] | None = None  # None: the schema does not list them
+    reviewer_requires: frozenset[str] = frozenset()
 
     @classmethod
     def read(cls, harness: Path) -> EngineFeatures:
         utility = _read(harness / UTILITY)
+        logger = _read(harness / LOGGER)
+        schema = _read(harness / SCHEMA)
+        required = REQUIRED.search(schema)
         return cls(
             birth=next(
                 (verb for verb in BIRTH_VERBS if re.search(rf'case "{verb}"', utility)),
                 BIRTH_VERBS[0],
             ),
             gate_deferral='"completion_gate"' in _read(harness / GRAPH),
+            review_slot=REVIEW_SLOT.search(logger) is not None,
+            engine_source_manifest=any(
+                SOURCE_MANIFEST in _read(harness / tool) for tool in COMPLETION_TOOLS
+            ),
+            units_record_dir=UNITS_DIR.search(_read(harness / LIB)) is not None,
+            logger_budget=LOGGER_BUDGET.search(logger) is not None,
+            required_stage_keys=(
+                frozenset(re.findall(r'"([^"]+)"', required.group(1))) if required else None
+            ),
+            reviewer_requires=frozenset(REVIEWER_REQUIRES.findall(schema)),
         )
+
+    def unit_record_dir(self, unit: str) -> str:
+        """A unit's folder, relative to the intent record, as this engine lays it out."""
+        return f"construction/units/{unit}" if self.units_record_dir else f"construction/{unit}"
 
     def birth_args(self, scope: str, arguments: str, label: str) -> list[str]:
         """``aidlc-utility.ts`` arguments that start an intent of ``scope``."""

@@ -1,0 +1,137 @@
+"""What install lowers to for the contract changes upstream made after 2.6.18 (DESIGN §8).
+
+Each change is detected from the engine's own schema and tools (``EngineFeatures``,
+``EngineContract``), never from its version number, and lowered here:
+
+- the schema knows ``review_artifact`` (2.7 on: required with ``reviewer``): code-review
+  declares ``review_artifact: code-review``;
+- the schema no longer lists ``reviewer_max_iterations`` while the logger computes budgets
+  itself: the plugin's budget is not written into the stage (the ledger keeps it);
+- the logger hands a reviewer one review slot: code-review's body gains the step that writes
+  code review's own report and findings before the engine's review is requested;
+- the engine writes each unit's ``source-manifest.json`` itself: code-generation's
+  contribution no longer asks for one, it points at the engine's.
+
+What install cannot lower is refused before anything is written, naming what was found: a
+stage key the schema requires or couples to ``reviewer`` that the installed stage cannot
+carry, and records under ``construction/units/<unit>/`` (the plugin's review, hooks and
+``bolt`` still resolve ``construction/<unit>/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from aidlc_review.errors import EXIT_FAILED, InvalidInput
+from aidlc_review.install.engine_contract import REVIEW_ARTIFACT, EngineContract
+from aidlc_review.upstream.features import SCHEMA, EngineFeatures
+
+BUDGET_KEY = "reviewer_max_iterations"
+# every key the installed code-review stage carries (lower.lower_review_stage)
+REVIEW_STAGE_KEYS = frozenset(
+    {
+        "slug", "phase", "execution", "condition", "lead_agent", "support_agents", "mode",
+        "produces", "consumes", "requires_stage", "inputs", "outputs", "reviewer",
+        BUDGET_KEY, REVIEW_ARTIFACT, "sensors", "scopes", "summary_confirmation",
+    }
+)  # fmt: skip
+MANIFEST_STEP_START = "Code review reads exactly the files this stage claims"
+MANIFEST_STEP_END = "It is a side file, not a\n`produces` artifact."
+
+
+class EngineContractUnknown(InvalidInput):
+    """The engine carries a contract change install cannot lower: refused, nothing written."""
+
+    exit_code = EXIT_FAILED
+
+
+@dataclass(frozen=True)
+class Lowering:
+    review_artifact: bool  # declare review_artifact: code-review
+    write_budget: bool  # write the plugin's gated budget as reviewer_max_iterations
+    review_slot: bool  # the reviewer writes one record at the slot the logger hands out
+    engine_manifest: bool  # the engine writes each unit's source-manifest.json
+
+    @classmethod
+    def read(cls, harness: Path) -> Lowering:
+        contract = EngineContract.read(harness)
+        features = EngineFeatures.read(harness)
+        refuse_unknown(harness, contract, features)
+        keys = contract.stage_keys
+        return cls(
+            review_artifact=contract.review_artifact,
+            write_budget=keys is None or BUDGET_KEY in keys or not features.logger_budget,
+            review_slot=features.review_slot,
+            engine_manifest=features.engine_source_manifest,
+        )
+
+
+def refuse_unknown(harness: Path, contract: EngineContract, features: EngineFeatures) -> None:
+    """Refuse an engine whose contract install cannot lower, naming what it found."""
+    found: list[str] = []
+    required = features.required_stage_keys or frozenset()
+    coupled = features.reviewer_requires
+    unknown = sorted((required | coupled) - REVIEW_STAGE_KEYS)
+    if unknown:
+        found.append(
+            f"its stage schema ({SCHEMA}) requires {', '.join(unknown)} of code-review, "
+            "which install does not know how to fill"
+        )
+    if REVIEW_ARTIFACT in coupled and not contract.review_artifact:
+        found.append(f"its stage schema requires {REVIEW_ARTIFACT} but does not list the key")
+    if features.units_record_dir:
+        found.append(
+            "it keeps a unit's records under construction/units/<unit>/, where the plugin's "
+            "review, hooks and bolt read construction/<unit>/"
+        )
+    if found:
+        raise EngineContractUnknown(
+            f"{harness}: upstream's engine{_version(contract)} carries a contract this plugin "
+            f"cannot lower: {'; '.join(found)}. Refusing to install (even with --force); "
+            "nothing was written"
+        )
+
+
+def _version(contract: EngineContract) -> str:
+    return f" {contract.version}" if contract.version else ""
+
+
+def manifest_step(prose: str) -> str:
+    """code-generation's step for an engine that writes the unit's manifest itself: it no
+    longer asks for one, and names the engine's as the one code review reads."""
+    start = prose.find(MANIFEST_STEP_START)
+    end = prose.find(MANIFEST_STEP_END)
+    if start < 0 or end < start:
+        raise InvalidInput(
+            "stages/contributions/construction/code-generation.md: the step asking for "
+            "source-manifest.json is not where install looks for it "
+            f"({MANIFEST_STEP_START!r} ... {MANIFEST_STEP_END!r})"
+        )
+    engine_step = (
+        "Code review reads exactly the files this stage claims, in the\n"
+        "`source-manifest.json` this engine writes and checks for each unit itself, in\n"
+        "the folder of this directive's `produces` paths. Do not write one of your own:\n"
+        "complete the unit as the engine asks, and code review reads the engine's."
+    )
+    return prose[:start] + engine_step + prose[end + len(MANIFEST_STEP_END) :]
+
+
+REVIEW_SLOT_STEP = """
+## Engine review record (this engine hands the reviewer one review slot)
+
+This engine's `aidlc-log.ts review` hands out one review file, under the
+intent record's `.aidlc-reviews/`, and binds the request to the bytes of
+`code-review.md` as they are when it is requested. `aidlc-review review`
+writes code review's own report and findings (`code-review.md`,
+`code-review-findings.json` beside it) before it requests the engine's review
+record, so the request binds the finished report. The record at that slot
+states the verdict of `code-review-findings.json`; nothing writes
+`code-review.md` after the request. Still never call `aidlc-log.ts review`
+for this stage by hand.
+"""
+
+
+def with_review_slot_step(stage_text: str) -> str:
+    """The installed code-review stage, its body ending with the review-slot step."""
+    return stage_text.rstrip("\n") + "\n" + REVIEW_SLOT_STEP

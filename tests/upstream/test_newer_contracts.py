@@ -1,0 +1,159 @@
+"""The contract changes upstream made after 2.6.18, each carried by a copy of an export whose
+files are edited the way upstream's newer ``core/`` spells the change (DESIGN §8): install
+detects each from the engine's schema and tools, not its version, and lowers for it; upstream's
+own compile and doctor judge the result. A change install cannot lower is refused, naming it,
+with every byte of the project left as it was."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from tests.upstream.engine import UpstreamProject
+
+from aidlc_review.cli.main import main
+from aidlc_review.upstream.features import EngineFeatures
+
+pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
+
+SCHEMA = "tools/aidlc-stage-schema.ts"
+REVIEW_STAGE = "aidlc-common/stages/construction/code-review.md"
+GENERATION = "aidlc-common/stages/construction/code-generation.md"
+
+
+def _edit(project: UpstreamProject, display: str, old: str, new: str) -> None:
+    path = project.harness / display
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{display}: {old!r} is not there to edit"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _append(project: UpstreamProject, display: str, line: str) -> None:
+    path = project.harness / display
+    path.write_text(path.read_text(encoding="utf-8") + line + "\n", encoding="utf-8")
+
+
+def _commit(project: UpstreamProject, message: str) -> None:
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", message)
+
+
+def _install(project: UpstreamProject, *flags: str) -> int:
+    return main(["install", "--harness", str(project.harness), *flags])
+
+
+def _upstream_accepts(project: UpstreamProject) -> None:
+    assert project.tool("graph", "compile", "--check").code == 0
+    assert re.fullmatch(r"\d+ passed, 0 failed", project.doctor_summary())
+
+
+def _review_stage(project: UpstreamProject) -> str:
+    return (project.harness / REVIEW_STAGE).read_text(encoding="utf-8")
+
+
+def test_the_engines_that_run_here_carry_none_of_the_newer_changes_install_lowers(project):
+    features = EngineFeatures.read(project.harness)
+
+    assert not features.review_slot
+    assert not features.engine_source_manifest
+    assert not features.units_record_dir
+    assert features.unit_record_dir("u1") == "construction/u1"
+
+
+def test_a_schema_that_knows_review_artifact_gets_code_review_declared_as_it(project):
+    _edit(project, SCHEMA, '"reviewer", ', '"reviewer", "review_artifact", ')
+    _commit(project, "the schema of 2.7: review_artifact")
+
+    assert _install(project) == 0
+
+    assert "\nreview_artifact: code-review\n" in _review_stage(project)
+    _upstream_accepts(project)
+
+
+def test_a_logger_handing_out_review_slots_gets_the_report_written_before_the_request(
+    project,
+):
+    _append(project, "tools/aidlc-log.ts", 'export const REVIEW_SLOTS = ".aidlc-reviews";')
+    _commit(project, "the logger of 2.8: one review record at a slot it hands out")
+
+    assert _install(project) == 0
+
+    stage = _review_stage(project)
+    step = stage[stage.index("## Engine review record") :]
+    assert step.index("code-review-findings.json") < step.index("requests the engine's review")
+    assert "nothing writes\n`code-review.md` after the request" in step
+    _upstream_accepts(project)
+
+
+def test_an_engine_writing_source_manifests_itself_is_not_asked_for_one(project):
+    _append(project, "tools/aidlc-state.ts", 'export const UNIT_MANIFEST = "source-manifest.json";')
+    _commit(project, "the engine of #813: it writes and enforces each unit's source manifest")
+
+    assert _install(project) == 0
+
+    generation = (project.harness / GENERATION).read_text(encoding="utf-8")
+    assert "Do not write one of your own" in generation
+    assert "write `source-manifest.json`" not in generation
+    assert '{"stage": "code-generation"' not in generation
+    _upstream_accepts(project)
+    assert main(["uninstall", "--harness", str(project.harness)]) == 0
+    assert project.status() == ""
+
+
+def test_a_logger_owning_budgets_where_stages_carry_none_gets_no_budget_written(project):
+    _edit(project, SCHEMA, '"reviewer_max_iterations", ', "")
+    for stage in (project.harness / "aidlc-common/stages").rglob("*.md"):
+        text = stage.read_text(encoding="utf-8")
+        stage.write_text(re.sub(r"(?m)^reviewer_max_iterations: .*\n", "", text))
+    if not EngineFeatures.read(project.harness).logger_budget:  # 2.5: the logger counts none
+        _append(project, "tools/aidlc-log.ts", 'export const BUDGET_OF = "review_cap";')
+    assert project.tool("graph", "compile").code == 0
+    _commit(project, "the engine of 2.9: the logger owns every review budget")
+
+    assert _install(project) == 0
+
+    assert "reviewer_max_iterations" not in _review_stage(project)
+    assert project.tool("graph", "compile", "--check").code == 0
+
+
+def test_records_under_construction_units_are_refused_naming_it_and_nothing_is_written(
+    project, capsys
+):
+    _append(project, "tools/aidlc-lib.ts", 'export const UNIT_RECORDS = ["construction", "units"];')
+    _commit(project, "the engine of 2.11: unit records under construction/units/<unit>/")
+
+    assert _install(project) == 1
+
+    err = capsys.readouterr().err
+    assert "construction/units/<unit>/" in err
+    assert "nothing was written" in err
+    assert project.status() == ""
+
+
+def test_a_schema_requiring_a_key_install_cannot_fill_is_refused_even_when_forced(project, capsys):
+    _edit(
+        project, SCHEMA, '"outputs",\n] as const;', '"outputs",\n  "review_contract",\n] as const;'
+    )
+    _commit(project, "an engine with a stage key this plugin has never seen")
+
+    assert _install(project, "--force") == 1
+
+    err = capsys.readouterr().err
+    assert "review_contract" in err
+    assert SCHEMA in err
+    assert project.status() == ""
+
+
+def test_a_schema_coupling_reviewer_to_a_key_install_does_not_know_is_refused(project, capsys):
+    anchor = '  checkPositiveInteger(o, "reviewer_max_iterations", errors);\n'
+    rule = (
+        '  if ("reviewer" in o && !("review_owner" in o))\n'
+        '    errors.push("reviewer requires review_owner");\n'
+    )
+    _edit(project, SCHEMA, anchor, anchor + rule)
+    _commit(project, "an engine whose reviewer needs a key this plugin has never seen")
+
+    assert _install(project) == 1
+
+    assert "review_owner" in capsys.readouterr().err
+    assert project.status() == ""
