@@ -41,7 +41,6 @@ from aidlc_review.review.record.seal import forget_workspace
 from aidlc_review.review.record.store import load_receipt
 from aidlc_review.review.record.verify import verify_review
 from aidlc_review.review.source.freeze import TOOL_LEFTOVERS
-from aidlc_review.review.source.git_drift import UPSTREAM_WORKTREES
 from aidlc_review.upstream import names
 from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
 from aidlc_review.waiting_lock import waiting_lock
@@ -85,7 +84,7 @@ class _Bolt:
 
     @property
     def branch(self) -> str:
-        return f"bolt-{self.unit}"
+        return names.bolt_branch(self.unit)
 
     def unit_record(self) -> str:
         return self.worktree_rel(self.paths.unit_dir())
@@ -113,7 +112,7 @@ def land_unit(workspace: Path, unit: str, say: Say) -> Landed:
 
 
 def _land(root: Path, unit: str, say: Say) -> Landed:
-    worktree = root / UPSTREAM_WORKTREES / f"bolt-{unit}"
+    worktree = root / names.WORKTREES / names.bolt_branch(unit)
     if not worktree.exists():
         return _landed_before(root, worktree, unit, say)
     bolt = _open(root, worktree, unit)
@@ -152,7 +151,7 @@ def _landed_before(root: Path, worktree: Path, unit: str, say: Say) -> Landed:
     """No worktree: landed already (its review verifies here), or never forked."""
     if verify_review(root, unit, ready=True):
         raise InvalidInput(
-            f"{worktree}: no Bolt worktree for {unit} (upstream's `aidlc-swarm.ts prepare` "
+            f"{worktree}: no Bolt worktree for {unit} (upstream's `{names.SWARM_TOOL} prepare` "
             "forks one per unit), and its review does not verify here either"
         )
     say(f"[{unit}] no worktree left and its review verifies here: landed before")
@@ -162,12 +161,12 @@ def _landed_before(root: Path, worktree: Path, unit: str, say: Say) -> Landed:
 def _open(root: Path, worktree: Path, unit: str) -> _Bolt:
     main = Git(root)
     harness = upstream_harness(root)
-    if harness is None or not (harness / "tools" / WORKTREE_TOOL).is_file():
+    if harness is None or not Engine.of(harness).has(WORKTREE_TOOL):
         raise InvalidInput(f"{root}: not an upstream AI-DLC project ({WORKTREE_TOOL} not found)")
     target = main.current_branch()
     if target is None:
         raise NotLanded(f"{root}: HEAD is detached; check out the branch {unit} merges into")
-    branch = f"bolt-{unit}"
+    branch = names.bolt_branch(unit)
     found = main.checked_out_at(branch)
     if found is None or found.resolve() != worktree.resolve():
         raise InvalidInput(f"{worktree}: not a git worktree of {root} on {branch}")
@@ -203,7 +202,7 @@ def _require_finalized(bolt: _Bolt) -> None:
     if bolt.unit in {r.strip() for r in refs.split(",")}:
         raise NotLanded(
             f"[{bolt.unit}] not landed: upstream's finalize has not merged it yet (it is in "
-            f"Bolt Refs); run `aidlc-swarm.ts finalize` with it claimed first"
+            f"Bolt Refs); run `{names.SWARM_TOOL} finalize` with it claimed first"
         )
 
 
@@ -296,10 +295,12 @@ def _clear_leftovers(bolt: _Bolt, say: Say) -> None:
 
 def _merge(bolt: _Bolt, message: str, say: Say) -> str:
     bun = find_bun()
-    argv = ["bun", bolt.engine.tool(WORKTREE_TOOL), "merge", "--slug", bolt.unit]
+    argv = bolt.engine.argv(WORKTREE_TOOL, "merge", "--slug", bolt.unit)
     argv += ["--target", bolt.target, "--strategy", "squash", "--message", message]
     if bun is None:
-        raise NotLanded(f"[{bolt.unit}] not landed: bun not found to run upstream's {argv[1]}")
+        raise NotLanded(
+            f"[{bolt.unit}] not landed: {names.RUNNER} not found to run upstream's {argv[1]}"
+        )
     say(f"[{bolt.unit}] merging with upstream's {WORKTREE_TOOL} merge --strategy squash")
     try:
         out = bolt.engine.run(argv, bun)

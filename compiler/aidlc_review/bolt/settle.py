@@ -23,6 +23,7 @@ from aidlc_review.review.inputs.paths import RecordPaths, default_record
 from aidlc_review.review.record.store import load_document
 from aidlc_review.review.record.upstream_receipt import record_upstream_review
 from aidlc_review.review.record.verify import verify_review
+from aidlc_review.upstream import names
 from aidlc_review.upstream.tools import find_bun
 
 CONSTRUCTION_STAGES = "aidlc-common/stages/construction"
@@ -54,7 +55,9 @@ def settle_reviews(workspace: Path, say: Say) -> Settled:
     if any(found.values()):
         return Settled(found, recorded=False)
     if find_bun() is None:
-        raise InvalidInput("bun not found: upstream's review receipts cannot be recorded")
+        raise InvalidInput(
+            f"{names.RUNNER} not found: upstream's review receipts cannot be recorded"
+        )
     for unit in units:
         doc = load_document(RecordPaths.resolve(root, unit).findings)
         assert doc is not None  # verify --ready held: the unit has its findings document

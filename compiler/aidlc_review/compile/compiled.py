@@ -16,9 +16,10 @@ from aidlc_review.harness.definitions.dialect import SOURCE, Dialect
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.harness.definitions.stage import DEFAULT_REVIEWER_ITERATIONS, Stage
 from aidlc_review.harness.names import display_name
+from aidlc_review.upstream import names
 
 SPACE = "default"
-MEMORY = f"aidlc/spaces/{SPACE}/memory"
+MEMORY = f"{names.SPACES}/{SPACE}/memory"
 
 # Authored keys in output order; computed keys are placed around them.
 NODE_KEYS = (

@@ -17,18 +17,17 @@ from __future__ import annotations
 import os
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.upstream import names
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 PROJECT_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))
 PACKAGED = "_plugin"
 # The files of upstream's engine a compile reads (under the harness root): what makes a
 # harness an engine's, and where the engine declares its dialect (``harness.engine``).
-ENGINE_MARKER = "tools/aidlc-graph.ts"
+ENGINE_MARKER = f"{names.TOOLS_DIR}/{names.GRAPH_TOOL}"
 ENGINE_DECLARATIONS = (
     ENGINE_MARKER,
-    "tools/aidlc-lib.ts",
-    "tools/aidlc-stage-schema.ts",
-    "tools/aidlc-version.ts",
+    *(f"{names.TOOLS_DIR}/{t}" for t in (names.LIB_TOOL, names.SCHEMA_TOOL, names.VERSION_TOOL)),
 )
 
 

@@ -5,7 +5,7 @@ Upstream approves a reviewer-bearing stage once every unit has a fresh
 conductor to write them. Installed in an upstream project, this plugin is the
 only writer of code-review's rows (``review.record.upstream_receipt``), and approval of
 code-review waits for the plugin's own verification. Before Claude Code runs a
-Bash command this decides, from the command's text (``engine_commands``):
+Bash command this decides, from the command's text (``upstream.commands``):
 
 - a command that would record a reviewer receipt for code-review is refused;
 - a ``report`` that would commit code-review forward is refused unless every unit
@@ -24,15 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import AidlcError
-from aidlc_review.hooks.engine_commands import (
-    ENGINE_NAME,
-    UNKNOWN,
-    ReceiptWrite,
-    StageCommit,
-    engine_intents,
-    scripts_run,
-    unreadable,
-)
 from aidlc_review.review.inputs.paths import (
     ENGINE_PLACEHOLDER_UNIT,
     SOURCE_STAGE,
@@ -40,6 +31,16 @@ from aidlc_review.review.inputs.paths import (
     default_record,
 )
 from aidlc_review.upstream import names
+from aidlc_review.upstream.commands import (
+    ENGINE_NAME,
+    UNKNOWN,
+    ReceiptWrite,
+    StageCommit,
+    engine_intents,
+    may_touch_engine,
+    scripts_run,
+    unreadable,
+)
 
 STATE_FILE = names.STATE_FILE
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
@@ -47,9 +48,10 @@ _CHECKBOX = re.compile(rf"^- \[([ xSR?-])\] {re.escape(STAGE)}\s*—", re.M)
 PREFIX = "aidlc-review (the code-review plugin's engine gate) refused this command:"
 MAX_SCRIPTS = 3  # scripts running scripts: read this deep
 MAX_SCRIPT_BYTES = 1_000_000
-PLAIN = (
-    "bun .claude/tools/aidlc-orchestrate.ts report --stage code-review --result approved "
-    '--user-input "<the human\'s words>"'
+PLAIN = names.command_text(
+    names.ORCHESTRATE_TOOL,
+    *"report --stage code-review --result approved".split(),
+    '--user-input "<the human\'s words>"',
 )
 
 
@@ -82,17 +84,9 @@ def gate_hook_input(raw: str, workspace: Path) -> Decision:
     try:
         return gate_command(command, workspace, here)
     except Exception as exc:
-        if not engine_intents_safe(command):
+        if not may_touch_engine(command):
             return ALLOW
         return Decision(False, f"{PREFIX} it could not be checked ({type(exc).__name__}: {exc}).")
-
-
-def engine_intents_safe(command: str) -> bool:
-    """Whether ``command`` may touch a receipt or commit a stage (True when unsure)."""
-    try:
-        return bool(engine_intents(command))
-    except Exception:
-        return "aidlc" in command
 
 
 def gate_command(
@@ -228,7 +222,7 @@ def _receipt_refusal(write: ReceiptWrite) -> str:
         f"{PREFIX} `{write.shown}` would record a reviewer receipt for {which}.\n"
         "Only aidlc-review records code-review's receipts (one per pass, completed only for "
         "a READY pass), so that a receipt always stands for a review it made and can prove. "
-        "Do not record them with aidlc-log.ts review. Instead review the unit: "
+        f"Do not record them with {names.LOG_TOOL} review. Instead review the unit: "
         "`aidlc-review review run --workspace . --unit <unit>` (or `review start` / "
         "`review submit` with the dispatched reviewer, as the code-review stage says); at "
         "the gate run `aidlc-review review gate --workspace . --unit <unit> --approve` for "
@@ -252,7 +246,7 @@ def _approval_refusal(commit: StageCommit, failing: dict[str, list[str]]) -> str
         "`aidlc-review review gate --workspace . --unit <unit> --approve` for every unit "
         "reviewed here, and report the approval again. If the human requests "
         "changes instead: `aidlc-review review gate --workspace . --unit <unit> "
-        "--request-changes`, then `aidlc-orchestrate.ts report --stage code-review --result "
+        f"--request-changes`, then `{names.ORCHESTRATE_TOOL} report --stage code-review --result "
         'rejected --user-input "<feedback>"`.'
     )
     return "\n".join(lines)

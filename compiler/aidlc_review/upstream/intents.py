@@ -20,7 +20,7 @@ from aidlc_review.upstream import names
 STATE_FILE = names.STATE_FILE
 ITERATION_FIELD = "Construction Iteration"
 UNIT_MAJOR = "unit-major"
-SET_STAGE_MAJOR = "bun .claude/tools/aidlc-state.ts set-construction-iteration stage-major"
+SET_STAGE_MAJOR = names.command_text(names.STATE_TOOL, "set-construction-iteration", "stage-major")
 _CHECKBOX = re.compile(r"^- \[([ xSR?-])\] (\S+)\s*—", re.M)
 # upstream's checkbox markers for a stage that has begun and is not settled
 UNSETTLED = {"-": "in progress", "?": "awaiting approval", "R": "being revised"}

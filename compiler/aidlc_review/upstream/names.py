@@ -2,8 +2,8 @@
 
 The one place those names are spelled, so a newer engine that renames one is one edit here
 (``features.py`` reads what the engine present offers; ``intents.py`` reads its state;
-``tools.py`` runs its generators). The hook's command grammar (``hooks.engine_commands``)
-and ``bolt land`` take the names from here.
+``tools.py`` runs its tools; ``commands.py`` is the hook's command grammar). The rest of the
+package takes the names from here (``tests/upstream/test_one_door.py`` greps for strays).
 
 Measured on 2.5.5 and 2.6.18 (DESIGN.md §8):
 
@@ -18,19 +18,49 @@ Measured on 2.5.5 and 2.6.18 (DESIGN.md §8):
 from __future__ import annotations
 
 RUNNER = "bun"
+HARNESS_DIR = ".claude"  # where upstream's Claude Code export puts its harness
+TOOLS_DIR = "tools"
+GRAPH_TOOL = "aidlc-graph.ts"  # its presence marks a harness as an engine's
+UTILITY_TOOL = "aidlc-utility.ts"
+RUNNER_GEN_TOOL = "aidlc-runner-gen.ts"
+LIB_TOOL = "aidlc-lib.ts"
+SCHEMA_TOOL = "aidlc-stage-schema.ts"
+VERSION_TOOL = "aidlc-version.ts"
+DISPATCHER_TOOL = "aidlc.ts"
 LOG_TOOL = "aidlc-log.ts"
 ORCHESTRATE_TOOL = "aidlc-orchestrate.ts"
 AUDIT_TOOL = "aidlc-audit.ts"
 WORKTREE_TOOL = "aidlc-worktree.ts"
 SWARM_TOOL = "aidlc-swarm.ts"
 STATE_TOOL = "aidlc-state.ts"
-DISPATCHER_TOOLS = frozenset({"aidlc.ts", "aidlc"})
+DISPATCHER_TOOLS = frozenset({DISPATCHER_TOOL, "aidlc"})
 STATE_FILE = "aidlc-state.md"
-SPACES = "aidlc/spaces"
+RECORDS = "aidlc"  # the engine's record tree in the project
+SPACES = f"{RECORDS}/spaces"
+ACTIVE_SPACE = f"{RECORDS}/active-space"  # cursor: the active space's name
+INTENTS = "intents"  # <space>/intents/<intent>/
+ACTIVE_INTENT = "active-intent"  # cursor in <space>/intents/: the active intent's name
 UNIT_PLACEHOLDER = "{unit-name}"  # UNIT_NAME_PLACEHOLDER in upstream's aidlc-orchestrate.ts
 WORKTREES = ".aidlc/worktrees"
+BOLT_PREFIX = "bolt-"
 
 
 def bolt_branch(unit: str) -> str:
     """The branch (and worktree folder name) of upstream's Bolt for ``unit``."""
-    return f"bolt-{unit}"
+    return f"{BOLT_PREFIX}{unit}"
+
+
+def tool_path(tool: str, harness_dir: str = HARNESS_DIR) -> str:
+    """One of upstream's tools, relative to the project: ``.claude/tools/aidlc-log.ts``."""
+    return f"{harness_dir}/{TOOLS_DIR}/{tool}"
+
+
+def tool_argv(tool: str, *args: str, harness_dir: str = HARNESS_DIR) -> list[str]:
+    """The argv that runs one of upstream's tools in the project: ``bun <tool path> args``."""
+    return [RUNNER, tool_path(tool, harness_dir), *args]
+
+
+def command_text(tool: str, *args: str, harness_dir: str = HARNESS_DIR) -> str:
+    """What a human or a conductor types to run one of upstream's tools (messages only: the
+    plugin itself runs ``tool_argv`` without a shell)."""
+    return " ".join(tool_argv(tool, *args, harness_dir=harness_dir))

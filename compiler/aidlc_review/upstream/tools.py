@@ -1,4 +1,11 @@
-"""Run upstream's own generators in the project, the way its compose hook does.
+"""Run upstream's tools in the project: the one place the plugin starts the engine.
+
+``Engine.argv`` builds a tool's argv (``bun <harness>/tools/<tool> ...``), ``find_bun`` finds
+bun, and ``Engine.call`` runs it without a shell, in the project, with a timeout; a run that
+cannot start or does not finish comes back as a failed run whose output says why, so every
+caller reports it the same way (``failure``).
+
+Its own generators are run the way its compose hook does.
 
 After the stage sources change, upstream derives four things from them: the
 compiled graph and scope grid (``aidlc-graph.ts compile``), the stage and scope
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.fsio import write_atomic
+from aidlc_review.upstream import names
 
 TABLES = {
     "stage-table": (
@@ -32,6 +40,8 @@ TABLES = {
     ),
 }
 TIMEOUT = 300
+NOT_STARTED = 127  # the exit a shell gives a program it cannot run
+TIMED_OUT = 124  # the exit ``timeout(1)`` gives a program it stopped
 
 
 class RegenerationFailed(Exception):
@@ -51,24 +61,32 @@ class Engine:
 
     @property
     def present(self) -> bool:
-        return (self.project / self.harness_dir / "tools" / "aidlc-graph.ts").is_file()
+        return self.has(names.GRAPH_TOOL)
+
+    def has(self, name: str) -> bool:
+        """Whether the project holds upstream's tool ``name``."""
+        return (self.project / self.tool(name)).is_file()
 
     def tool(self, name: str) -> str:
-        return f"{self.harness_dir}/tools/{name}"
+        return names.tool_path(name, self.harness_dir)
+
+    def argv(self, name: str, *args: str) -> list[str]:
+        """The argv that runs upstream's tool ``name`` with ``args`` (bun as its runner)."""
+        return names.tool_argv(name, *args, harness_dir=self.harness_dir)
 
     def commands(self) -> list[list[str]]:
         return [
-            ["bun", self.tool("aidlc-graph.ts"), "compile"],
-            ["bun", self.tool("aidlc-utility.ts"), "stage-table"],
-            ["bun", self.tool("aidlc-utility.ts"), "scope-table"],
-            ["bun", self.tool("aidlc-runner-gen.ts"), "write"],
+            self.argv(names.GRAPH_TOOL, "compile"),
+            self.argv(names.UTILITY_TOOL, "stage-table"),
+            self.argv(names.UTILITY_TOOL, "scope-table"),
+            self.argv(names.RUNNER_GEN_TOOL, "write"),
         ]
 
     def doctor_failures(self, bun: str) -> list[str]:
         """The checks upstream's doctor fails in the project now, one line each as it
         prints them (``✗  name: detail``); its own failure to run is raised."""
-        argv = ["bun", self.tool("aidlc.ts"), "doctor"]
-        done = self._call(argv, bun)
+        argv = self.argv(names.DISPATCHER_TOOL, "doctor")
+        done = self.call(argv, bun)
         failed = [line[1:].strip() for line in done.stdout.splitlines() if line.startswith("✗")]
         if done.returncode not in (0, 1) or (done.returncode == 1 and not failed):
             shown = " ".join(argv)
@@ -77,26 +95,33 @@ class Engine:
             )
         return failed
 
-    def _call(self, argv: list[str], bun: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [bun, *argv[1:]],
-            cwd=self.project,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            env={
-                **os.environ,
-                "PATH": f"{Path(bun).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-            },
-        )
+    def call(
+        self, argv: list[str], bun: str, timeout: float = TIMEOUT
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` (from ``argv``) with the bun at ``bun``, in the project, no shell.
+        Never raises for the run itself: one that cannot start exits ``NOT_STARTED``, one
+        past ``timeout`` seconds ``TIMED_OUT``, with the reason as its stderr."""
+        try:
+            return subprocess.run(
+                [bun, *argv[1:]],
+                cwd=self.project,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env={
+                    **os.environ,
+                    "PATH": f"{Path(bun).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+                },
+            )
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess(argv, TIMED_OUT, "", f"timed out after {timeout}s")
+        except OSError as exc:
+            return subprocess.CompletedProcess(argv, NOT_STARTED, "", f"could not start: {exc}")
 
     def run(self, argv: list[str], bun: str) -> str:
-        done = self._call(argv, bun)
+        done = self.call(argv, bun)
         if done.returncode != 0:
-            shown = " ".join(argv)
-            raise RegenerationFailed(
-                f"{shown} exited {done.returncode}: {(done.stderr or done.stdout).strip()}"
-            )
+            raise RegenerationFailed(failure(argv, done))
         return done.stdout
 
     def regenerate(self, bun: str) -> None:
@@ -121,9 +146,19 @@ class Engine:
             write_atomic(skill, after)
 
 
+def said(done: subprocess.CompletedProcess[str]) -> str:
+    """What a failed run said: its stderr, else its stdout."""
+    return (done.stderr or done.stdout).strip()
+
+
+def failure(argv: list[str], done: subprocess.CompletedProcess[str]) -> str:
+    """One line saying which tool run failed and what it printed."""
+    return f"{' '.join(argv)} exited {done.returncode}: {said(done)}"
+
+
 def find_bun() -> str | None:
     """``$AIDLC_BUN``, else ``bun`` on PATH."""
     chosen = os.environ.get("AIDLC_BUN")
     if chosen:
         return chosen if Path(chosen).is_file() else None
-    return shutil.which("bun")
+    return shutil.which(names.RUNNER)

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.upstream import names
 
 STAGE = "code-review"
 SOURCE_STAGE = "code-generation"
@@ -20,13 +21,13 @@ SOURCE_STAGE = "code-generation"
 
 def active_intent_record(workspace: Path) -> Path | None:
     """The active intent's directory; None when ``workspace`` is not an upstream project."""
-    spaces = workspace / "aidlc" / "spaces"
+    spaces = workspace / names.SPACES
     if not spaces.is_dir():
         return None
     cursors = [workspace, *_main_worktree(workspace)]
-    space = _pick(spaces, _cursor(cursors, Path("aidlc/active-space")), "space")
-    intents = spaces / space / "intents"
-    cursor = Path("aidlc/spaces") / space / "intents" / "active-intent"
+    space = _pick(spaces, _cursor(cursors, Path(names.ACTIVE_SPACE)), "space")
+    intents = spaces / space / names.INTENTS
+    cursor = Path(names.SPACES) / space / names.INTENTS / names.ACTIVE_INTENT
     intent = _pick(intents, _cursor(cursors, cursor), "intent")
     return intents / intent
 
@@ -93,13 +94,13 @@ def refuse_out_of_order(record: Path) -> None:
         f"wrote this unit's code: there is nothing to review yet, and a {STAGE}.md written "
         f"without a review is refused at approval. To go on, run `{SET_STAGE_MAJOR}` "
         f"({STAGE} then follows each unit's code generation), then "
-        "`bun .claude/tools/aidlc-orchestrate.ts next` and follow its directive. Upstream "
-        "may then refuse to approve a design stage this unit went through out of order "
+        f"`{names.command_text(names.ORCHESTRATE_TOOL, 'next')}` and follow its directive. "
+        "Upstream may then refuse to approve a design stage this unit went through out of order "
         "until its reviewer runs again for the unit: do as that refusal says"
     )
 
 
 def upstream_harness(workspace: Path) -> Path | None:
     """``<workspace>/.claude`` when it is an installed AI-DLC harness."""
-    harness = workspace / ".claude"
+    harness = workspace / names.HARNESS_DIR
     return harness if (harness / "aidlc-common" / "stages").is_dir() else None

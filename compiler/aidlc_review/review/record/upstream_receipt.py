@@ -12,16 +12,17 @@ can be approved by it) and the command to run is said.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from aidlc_review.review.findings.verdict import READY
 from aidlc_review.review.inputs.paths import STAGE
 from aidlc_review.review.record.models import FindingsDocument
-from aidlc_review.upstream.tools import Engine, find_bun
+from aidlc_review.upstream import names
+from aidlc_review.upstream.tools import Engine, find_bun, said
 
-LOG_TOOL = "aidlc-log.ts"
+LOG_TOOL = names.LOG_TOOL
+TIMEOUT = 120
 Say = Callable[[str], None]
 
 
@@ -29,7 +30,7 @@ def record_upstream_review(
     harness: Path, reviewer: str, doc: FindingsDocument, unit: str | None, say: Say
 ) -> None:
     engine = Engine.of(harness)
-    if not (engine.project / engine.tool(LOG_TOOL)).is_file():
+    if not engine.has(LOG_TOOL):
         return
     number = len(doc.attempt_passes())
     argv = ["review", "--stage", STAGE, *(["--unit", unit] if unit else []), "--reviewer", reviewer]
@@ -37,19 +38,14 @@ def record_upstream_review(
     runs = [argv] + ([[*argv, "--verdict", READY]] if doc.verdict == READY else [])
     bun = find_bun()
     for args in runs:
-        shown = f"bun {engine.tool(LOG_TOOL)} {' '.join(args)}"
+        command = engine.argv(LOG_TOOL, *args)
         if bun is None:
+            shown = " ".join(command)
             say(f"upstream receipt NOT recorded (bun not found); run in {engine.project}: {shown}")
             continue
-        done = subprocess.run(
-            [bun, engine.tool(LOG_TOOL), *args],
-            cwd=engine.project,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = engine.call(command, bun, timeout=TIMEOUT)
         if done.returncode != 0:
-            why = done.stderr.strip()
-            say(f"upstream receipt NOT recorded ({shown} exited {done.returncode}): {why}")
+            shown = f"{' '.join(command)} exited {done.returncode}"
+            say(f"upstream receipt NOT recorded ({shown}): {said(done)}")
         else:
             say(f"recorded upstream's review receipt: {' '.join(args[-2:])}")

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.upstream import names
 
-UPSTREAM_ENGINE = ".claude/tools/aidlc-orchestrate.ts"
-UPSTREAM_RECORD = "aidlc"
-UPSTREAM_WORKTREES = ".aidlc/worktrees"  # where upstream's swarm forks bolt-<unit> worktrees
+UPSTREAM_ENGINE = names.tool_path(names.ORCHESTRATE_TOOL)
+UPSTREAM_RECORD = names.RECORDS
+UPSTREAM_WORKTREES = names.WORKTREES  # where upstream's swarm forks bolt-<unit> worktrees
 # Before the command: no replace ref stands in for the base, no fsmonitor program runs,
 # no excludes file outside the tree is read.
 _SAFE_GIT = (
@@ -107,7 +108,11 @@ def bolt_worktrees(workspace: Path) -> list[str]:
         if not field.startswith("worktree "):
             continue
         path = Path(field.removeprefix("worktree ")).resolve()
-        if path.parent == root and path.name.startswith("bolt-") and (path / ".git").is_file():
+        if (
+            path.parent == root
+            and path.name.startswith(names.BOLT_PREFIX)
+            and (path / ".git").is_file()
+        ):
             found.append(f"{UPSTREAM_WORKTREES}/{path.name}")
     return sorted(found)
 
@@ -187,9 +192,9 @@ def _blob_id(data: bytes, like: str) -> str:
 
 def _files_under(workspace: Path, folder: str) -> list[str]:
     found = []
-    for parent, dirs, names in os.walk(workspace / folder):
+    for parent, dirs, files in os.walk(workspace / folder):
         dirs[:] = sorted(d for d in dirs if d != ".git")
-        found += [(Path(parent) / n).relative_to(workspace).as_posix() for n in names]
+        found += [(Path(parent) / n).relative_to(workspace).as_posix() for n in files]
     return found
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aidlc_review.hooks.engine_commands import (
+from aidlc_review.upstream.commands import (
     UNKNOWN,
     ReceiptWrite,
     StageCommit,

@@ -54,6 +54,7 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "source", "."})
 OPAQUE = frozenset({"python", "python3", "node", "nodejs", "perl", "ruby", "deno", "php", "tsx"})
 RUNNERS = frozenset({"bun", "npx", "bunx", "node", "tsx", "deno"})  # what runs a .ts tool
 WRAPPERS = frozenset({"env", "exec", "command", "nice", "nohup", "time", "timeout", "sudo"})
+ENGINE_WORD = "aidlc"  # in every name of the engine: its tools, records and dispatcher
 # names of upstream's engine in a command's text: its tools, their folder, its dispatcher
 ENGINE_NAME = re.compile(r"aidlc(?:-[a-z-]+)?\.ts|\.claude/tools|(?<![\w/.-])aidlc(?![\w/.-])")
 
@@ -298,3 +299,12 @@ def _value(word: str) -> str:
 
 def _is_unknown(word: str) -> bool:
     return any(c in EXPANDING for c in word)
+
+
+def may_touch_engine(command: str) -> bool:
+    """Whether ``command`` may write a receipt or commit a stage. Fails closed: a command this
+    reader cannot read at all counts when its text names the engine anywhere."""
+    try:
+        return bool(engine_intents(command))
+    except Exception:
+        return ENGINE_WORD in command
