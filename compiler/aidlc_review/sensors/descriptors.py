@@ -71,3 +71,28 @@ def docs_page(check: str | None, rule: str | None, message: str) -> tuple[str, s
         return None
     quoted = re.search(r"\((" + re.escape(spec.docs) + r"[a-z0-9-]+)\)", message)
     return spec.docs, quoted.group(1) if quoted else spec.docs
+
+
+def root_config_names() -> list[str]:
+    """The literal file names the tools' ``config`` globs watch (``**/{ruff.toml,.ruff.toml}``
+    gives both; a name with a wildcard is left out)."""
+    names: set[str] = set()
+    for _sensor, spec in shipped_tools():
+        for config in spec.config:
+            last = config.files.rsplit("/", 1)[-1]
+            names.update(n for n in _expand(last) if not any(c in n for c in "*?["))
+    return sorted(names)
+
+
+def cache_names() -> list[str]:
+    """What the tools leave in the workspace while checking (``caches``)."""
+    return sorted({name for _sensor, spec in shipped_tools() for name in spec.caches})
+
+
+def _expand(glob: str) -> list[str]:
+    """``{a,b}.toml`` -> ``a.toml``, ``b.toml`` (one brace group, as the manifests write)."""
+    found = re.fullmatch(r"(.*?)\{([^{}]*)\}(.*)", glob)
+    if not found:
+        return [glob]
+    head, options, tail = found.groups()
+    return [n for option in options.split(",") for n in _expand(head + option + tail)]

@@ -99,6 +99,9 @@ class ToolSpec(Definition):
     # which of its rule codes are security rules (a regex over the whole code): a SARIF
     # security alert
     security_rules: str | None = None
+    # what it leaves in the workspace while checking (a folder or file name, ``*`` for any
+    # text): never source (``review.source.freeze``)
+    caches: list[str] = []
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)

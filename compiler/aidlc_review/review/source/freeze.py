@@ -24,8 +24,11 @@ from aidlc_review.review.inputs.source_manifest import (
     unreadable_claims,
 )
 from aidlc_review.review.source.git_drift import engine_owned, list_files
+from aidlc_review.sensors.descriptors import cache_names, root_config_names
 
-SKIPPED_DIRS = frozenset(
+# Folders that are never source: VCS, environments, build output; plus every tool's
+# caches (its descriptor's ``caches``)
+_NOT_SOURCE_DIRS = frozenset(
     {
         ".git",
         ".hg",
@@ -34,9 +37,6 @@ SKIPPED_DIRS = frozenset(
         "venv",
         ".tox",
         ".nox",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
         ".hypothesis",
         "__pycache__",
         "node_modules",
@@ -44,27 +44,23 @@ SKIPPED_DIRS = frozenset(
         "dist",
     }
 )
+SKIPPED_DIRS = _NOT_SOURCE_DIRS | {n for n in cache_names() if "*" not in n}
 # The checkers' config files: editing one can silence a sensor, so they are always
-# watched at the workspace root, even when git ignores them.
-CONFIG_FILES = (
-    ".coveragerc",
-    ".flake8",
-    ".mypy.ini",
-    ".pre-commit-config.yaml",
-    ".ruff.toml",
-    ".secrets.baseline",
-    "mypy.ini",
-    "pyproject.toml",
-    "pytest.ini",
-    "ruff.toml",
-    "setup.cfg",
-    "tox.ini",
-)
+# watched at the workspace root, even when git ignores them: every literal name a tool
+# descriptor's ``config`` names, and these, which no descriptor describes (the hooks'
+# config, the secret baseline, a config some other checker reads)
+_OTHER_CONFIG_FILES = (".flake8", ".pre-commit-config.yaml", ".secrets.baseline")
+CONFIG_FILES = tuple(sorted({*_OTHER_CONFIG_FILES, *root_config_names()}))
+
+
+def _leftovers() -> re.Pattern[str]:
+    caches = "|".join(re.escape(n).replace(r"\*", ".*") for n in cache_names())
+    return re.compile(rf"(^|/)((?:{caches})(/.*)?|__pycache__/.*|.*\.pyc)$")
+
+
 # What tools leave behind while checking is not source (a coverage run must not
 # make the review it is part of look stale).
-TOOL_LEFTOVERS = re.compile(
-    r"(^|/)(\.coverage(\..*)?|coverage\.xml|\.(ruff|mypy|pytest)_cache/.*|__pycache__/.*|.*\.pyc)$"
-)
+TOOL_LEFTOVERS = _leftovers()
 
 
 @dataclass(frozen=True)
