@@ -24,17 +24,23 @@ from aidlc_review.harness.review_plan import (
 from aidlc_review.install.engine_contract import EngineContract
 from aidlc_review.install.ledger import read_ledger
 from aidlc_review.review.inputs.intent import active_intent_record, upstream_harness
+from aidlc_review.sensors.descriptors import shipped_tools
 from aidlc_review.sensors.tools import find_tool, tool_version
 from aidlc_review.upstream.tools import find_bun
 
-# (name shown, executable, --version argv, distribution whose version to fall back on)
-TOOLS = (
-    ("bun", "bun", ["bun", "--version"], None),
-    ("ruff", "ruff", ["ruff", "--version"], "ruff"),
-    ("mypy", "mypy", ["mypy", "--version"], "mypy"),
-    ("detect-secrets", None, None, "detect-secrets"),
-    ("coverage", None, None, "coverage"),
-)
+ToolFacts = tuple[str, str | None, list[str] | None, str | None]
+
+
+def _tools() -> list[ToolFacts]:
+    """(name shown, executable, --version argv, distribution whose version to fall back
+    on): the engine's runtime, then each tool whose descriptor names the Python
+    distribution this plugin brings it in by (``package``)."""
+    listed: dict[str, ToolFacts] = {"bun": ("bun", "bun", ["bun", "--version"], None)}
+    for _sensor, spec in shipped_tools():
+        if spec.package and spec.tool not in listed:
+            exe = spec.version[0] if spec.version else None
+            listed[spec.tool] = (spec.tool, exe, spec.version, spec.package)
+    return list(listed.values())
 
 
 def diagnose(workspace: Path, harness: Path | None) -> dict[str, Any]:
@@ -50,7 +56,7 @@ def diagnose(workspace: Path, harness: Path | None) -> dict[str, Any]:
             "from": "checkout" if in_checkout() else "package",
         },
         "harness": describe_harness(chosen),
-        "tools": {name: _tool(exe, argv, dist) for name, exe, argv, dist in TOOLS},
+        "tools": {name: _tool(exe, argv, dist) for name, exe, argv, dist in _tools()},
         "record": _record(workspace),
         "workspace": workspace_readiness(workspace, chosen),
     }

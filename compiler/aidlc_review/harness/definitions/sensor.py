@@ -102,6 +102,9 @@ class ToolSpec(Definition):
     # what it leaves in the workspace while checking (a folder or file name, ``*`` for any
     # text): never source (``review.source.freeze``)
     caches: list[str] = []
+    # the Python distribution this plugin depends on for it, when it does: doctor reports
+    # its installed version when the tool is not found to run
+    package: str | None = None
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)
