@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aidlc_review.review.findings.change_filter import (
     Change,
@@ -37,6 +38,9 @@ from aidlc_review.review.record.seal import was_sealed
 from aidlc_review.review.record.store import Recorded, load_receipt, read_recorded
 from aidlc_review.review.record.waivers import honoured, in_force
 from aidlc_review.typed_load import parse_json
+
+if TYPE_CHECKING:
+    from aidlc_review.review.record.recompute import Recomputed
 
 
 @dataclass(frozen=True)
@@ -97,10 +101,7 @@ def prove_unit(
     unproven = [] if here else _foreign_limits(paths, doc)
     unprovable = _unclassified(paths, current[-1].findings if current else [], change)
     if recompute and receipt is not None and current and not stale and not tampered:
-        from aidlc_review.review.record.recompute import recompute_findings
-
-        base = _base(paths, here)
-        again = recompute_findings(paths, doc, receipt, harness, base, thorough, change)
+        again = _recomputed(paths, doc, receipt, harness, here, thorough, change)
         findings, tampered = again.findings, again.understated
         # a record this machine sealed keeps what a sensor that cannot run here recorded;
         # one from elsewhere has nothing else vouching for it: never READY on its word
@@ -125,6 +126,32 @@ def prove_unit(
         },
         unproven=unproven,
     )
+
+
+def _recomputed(
+    paths: RecordPaths,
+    doc: FindingsDocument,
+    receipt: Receipt,
+    harness: Path | None,
+    here: bool,
+    thorough: bool,
+    change: Change | None,
+) -> Recomputed:
+    """The sensors run again on the claimed bytes; for a record sealed here, this machine's
+    sealed memo of that very recomputation when not one byte git can see has changed
+    (``review.record.proof_memo``). A record from elsewhere is always recomputed."""
+    from aidlc_review.review.record.proof_memo import memo_key, recall, remember
+    from aidlc_review.review.record.recompute import recompute_findings
+
+    base = _base(paths, here)
+    key = memo_key(paths, base, change, harness, thorough) if here else None
+    known = recall(key) if key is not None else None
+    if known is not None:
+        return known
+    again = recompute_findings(paths, doc, receipt, harness, base, thorough, change)
+    if key is not None:
+        remember(key, again)
+    return again
 
 
 def _foreign(paths: RecordPaths, document: bytes) -> Recorded:

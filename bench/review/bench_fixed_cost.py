@@ -1,0 +1,120 @@
+"""The fixed cost of a review, side by side in one run (issue #37). About 2 minutes.
+
+Run by hand (not part of the test suite):
+
+    .venv/bin/python bench/review/bench_fixed_cost.py [--repeat 3] [--sizes 10 100 1000]
+
+Prints one table. The workspaces are ``bench_review.py``'s (a git repository, ruff +
+mypy strict + coverage configured, N claimed files, one planted F401):
+
+- **small unit**: 6 claimed files (cachetools-sized). ``direct`` runs the same tools one
+  after another with fresh caches; ``first pass`` is ``review run --repairer none`` on an
+  empty cache (both whole processes). ``fixed cost`` is their difference: what the review
+  adds beyond its tools' own time (target: at most 150 ms).
+- **unchanged bytes**, for each size N, right after one review (untimed) with its cache:
+  ``hook`` is ``hook verify`` (what the pre-commit hook runs on every commit), ``verify``
+  is ``review verify`` (the freshness check, the tests' sensor left to the gates),
+  ``--ready 1st`` the first ``review verify --ready`` after the review (a gate), and
+  ``--ready 2nd`` the next one (the bytes still unchanged). Target: at most 0.3 s at 100.
+
+Every figure is the median of ``--repeat`` runs, in seconds, the process start-up
+included. The load average (``/proc/loadavg``, 1 minute) is printed beside each row: the
+machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_review import CLI, UNIT, make_workspace, time_direct, tool_env  # noqa: E402
+
+SMALL = 6
+
+
+def load() -> str:
+    return Path("/proc/loadavg").read_text().split()[0]
+
+
+def timed(argv: list[str], ws: Path, xdg: Path) -> tuple[float, int]:
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=ws, env=tool_env(xdg), capture_output=True, check=False)
+    return time.perf_counter() - started, done.returncode
+
+
+def review_argv(ws: Path, *extra: str) -> list[str]:
+    return [CLI, "review", *extra, "--workspace", str(ws), "--unit", UNIT]
+
+
+def small_unit(scratch: Path, repeat: int) -> dict[str, float]:
+    direct, first = [], []
+    for n in range(repeat):
+        ws = scratch / f"small-{n}"
+        files = make_workspace(ws, SMALL)
+        copy = scratch / f"small-{n}-direct"
+        shutil.copytree(ws, copy)
+        direct.append(time_direct(copy, files))
+        seconds, code = timed(review_argv(ws, "run"), ws, scratch / f"small-xdg-{n}")
+        assert code == 1, f"review run exited {code}"  # the planted F401
+        first.append(seconds)
+    return {"direct": statistics.median(direct), "first": statistics.median(first)}
+
+
+def unchanged(scratch: Path, size: int, repeat: int) -> dict[str, float]:
+    ws = scratch / f"ws-{size}"
+    make_workspace(ws, size)
+    xdg = scratch / f"xdg-{size}"
+    _, code = timed(review_argv(ws, "run"), ws, xdg)
+    assert code == 1, f"review run exited {code}"
+    figures: dict[str, list[float]] = {"hook": [], "verify": [], "ready1": [], "ready2": []}
+    for n in range(repeat):
+        if n:  # the next "first gate" meets the review's cache, not a memo of the last one
+            _, code = timed(review_argv(ws, "run"), ws, xdg)
+        for name, argv in (
+            ("hook", [CLI, "hook", "verify", "--workspace", str(ws)]),
+            ("verify", review_argv(ws, "verify")),
+            ("ready1", review_argv(ws, "verify", "--ready")),
+            ("ready2", review_argv(ws, "verify", "--ready")),
+        ):
+            seconds, code = timed(argv, ws, xdg)
+            assert code in (0, 1), f"{name} exited {code}"
+            figures[name].append(seconds)
+    return {name: statistics.median(values) for name, values in figures.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        before = load()
+        f = small_unit(scratch, args.repeat)
+        fixed = (f["first"] - f["direct"]) * 1000
+        print(f"| small unit ({SMALL} files) | direct | first pass | fixed cost | ratio | load |")
+        print("|---|---:|---:|---:|---:|---|")
+        ratio = f["first"] / f["direct"]
+        print(
+            f"| cold | {f['direct']:.2f} | {f['first']:.2f} | {fixed:+.0f} ms | "
+            f"{ratio:.2f}x | {before} -> {load()} |"
+        )
+        print()
+        print("| claimed files | hook | verify | --ready 1st | --ready 2nd | load |")
+        print("|---:|---:|---:|---:|---:|---|")
+        for size in args.sizes:
+            before = load()
+            u = unchanged(scratch, size, args.repeat)
+            cells = " | ".join(f"{u[k]:.2f}" for k in ("hook", "verify", "ready1", "ready2"))
+            print(f"| {size} | {cells} | {before} -> {load()} |")
+
+
+if __name__ == "__main__":
+    main()
