@@ -59,7 +59,7 @@ ALLOWED: dict[str, set[str]] = {
     "sensors/npm_dependencies.py": {"npm"},
     "sensors/npm_ranges.py": {"npm"},
     # adoption and doctor readiness: not yet asking the descriptors (issue #34)
-    "adopt/init.py": {"pytest", "vitest"},
+    "adopt/init.py": {"pytest"},
     "doctor/readiness.py": {"pytest"},
     # modules other engineers own at the time of writing: issue #34, not yet moved
     "bolt/finalize.py": {"mypy", "pytest", "ruff"},

@@ -16,9 +16,11 @@ from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
+from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.source_manifest import claimed_files, manifest_for_paths
 from aidlc_review.review.inputs.workspace_settings import OWN_FILE, TABLE, load_settings
+from aidlc_review.sensors.descriptors import shipped_tools
 
 TEST_COMMAND = "python -m pytest -q"
 PYTEST_CONFIGS = ("pytest.ini", "tox.ini", "setup.cfg", "conftest.py")
@@ -91,15 +93,15 @@ def _own_settings(workspace: Path, path: Path) -> str | None:
     if path.exists():
         return None
     lines = ["# How aidlc-review runs this project (docs/settings.md)."]
-    runner = _js_test_runner(workspace)
-    if runner is not None:
-        lines.append(f'test-command = "npx {runner} run"' if runner == "vitest" else
-                     f'test-command = "npx {runner}"')  # fmt: skip
+    command = _js_test_command(workspace)
+    if command is not None:
+        lines.append(f'test-command = "{command}"')
     return "\n".join(lines) + "\n"
 
 
-def _js_test_runner(workspace: Path) -> str | None:
-    """The test runner ``package.json`` depends on, if one the review knows."""
+def _js_test_command(workspace: Path) -> str | None:
+    """The test command of the first test runner ``package.json`` depends on whose
+    descriptor gives one (``test_command``)."""
     try:
         package = json.loads((workspace / "package.json").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
@@ -107,7 +109,12 @@ def _js_test_runner(workspace: Path) -> str | None:
     if not isinstance(package, dict):
         return None
     named = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
-    return next((runner for runner in ("vitest",) if runner in named), None)
+    commands = [(spec.runs[0].split()[0], spec.test_command) for spec in _test_runners()]
+    return next((command for program, command in commands if program in named), None)
+
+
+def _test_runners() -> list[ToolSpec]:
+    return [spec for _sensor, spec in shipped_tools() if spec.runs and spec.test_command]
 
 
 def _settings_table(workspace: Path, pyproject: Path) -> str | None:

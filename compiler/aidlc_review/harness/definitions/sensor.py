@@ -105,6 +105,9 @@ class ToolSpec(Definition):
     # the Python distribution this plugin depends on for it, when it does: doctor reports
     # its installed version when the tool is not found to run
     package: str | None = None
+    # a test runner: the test command ``init`` writes for a project whose package.json
+    # depends on it (``runs``' first program)
+    test_command: str | None = None
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)
