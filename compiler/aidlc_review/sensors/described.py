@@ -144,14 +144,25 @@ def with_described(
     if not tools:
         return result
     findings: list[CheckFinding] = []
+    outside: list[str] = []
     commands = [result.command] if result.command else []
     for tool, files in tools:
-        findings += check_described(ctx, tool, files)
+        found, elsewhere = check_described(ctx, tool, files)
+        findings += found
+        if elsewhere:
+            outside.append(f"{elsewhere} {tool.spec.tool} finding(s) outside the unit's files")
         commands.append(shown_command(tool.argv(), files if tool.spec.takes == "files" else []))
     ctx.checked += sum(len(files) for _, files in tools)
     named = [result.tool] if result.tool else []
     tools_said = ", ".join([*named, *(t.spec.tool for t, _ in tools)])
-    return judged(ctx.name, [*result.findings, *findings], "; ".join(commands), tool=tools_said)
+    details = {**result.details, **({"outside_unit": outside} if outside else {})}
+    return judged(
+        ctx.name,
+        [*result.findings, *findings],
+        "; ".join(commands),
+        tool=tools_said,
+        details=details,
+    )
 
 
 def workspace_tool(ctx: SensorContext, name: str) -> Path | None:
@@ -163,8 +174,12 @@ def workspace_tool(ctx: SensorContext, name: str) -> Path | None:
     return find_tool(name, local) or find_tool(name)
 
 
-def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[CheckFinding]:
-    """The tool's findings on ``files``, suppressions judged by the base."""
+def check_described(
+    ctx: SensorContext, tool: Tool, files: list[str]
+) -> tuple[list[CheckFinding], int]:
+    """The tool's findings on ``files``, suppressions judged by the base, and how many it
+    reported on other files (a project-wide tool's errors outside the unit: counted, not
+    judged)."""
     spec = tool.spec
     argv = tool.argv() + (["--", *files] if spec.takes == "files" else [])
     run = ctx.run(argv)
@@ -181,10 +196,12 @@ def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[Ch
     wanted = set(files)
     overrides = Overrides.from_settings(ctx.settings.get("severity"))
     found: dict[str, list[CheckFinding]] = {}
+    outside = 0
     for hit in hits:
         path = _relative(ctx.workspace, hit.path)
         if path not in wanted:
-            continue  # only claimed files count
+            outside += 1  # only claimed files count; the others are only counted
+            continue
         rule = spec.finding_rule(hit.rule)
         default = ctx.severity(hit.level, "major" if hit.level == "error" else "minor")
         level = overrides.tuned(rule, path, default)
@@ -199,7 +216,7 @@ def check_described(ctx: SensorContext, tool: Tool, files: list[str]) -> list[Ch
         found.setdefault(path, []).append(finding)
     marks = Suppressions(ctx.workspace, ctx.settings, spec.suppressions)
     judged = [f for items in marks.judge(found).values() for f in items]
-    return judged + _unjudgeable(ctx, tool, files, marks)
+    return judged + _unjudgeable(ctx, tool, files, marks), outside
 
 
 def _unjudgeable(
