@@ -15,6 +15,7 @@ from aidlc_review.review.findings.defects import (
     defect_class,
     is_secret,
 )
+from aidlc_review.sensors.descriptors import shipped_tools
 
 
 def test_the_classes_have_the_names_the_group_keys_carry() -> None:
@@ -78,3 +79,19 @@ def test_is_secret_is_the_secret_class_only() -> None:
     assert not is_secret("S608", "security")
     assert not is_secret("F821", "linter")
     assert not is_secret(None, None)
+
+
+def test_every_defect_class_a_tool_descriptor_names_is_one_this_module_knows() -> None:
+    known = {SECRET, UNDEFINED_NAME, UNUSED_NAME, SWALLOWED_EXCEPTION, UNTESTED_LINES}
+    named = {
+        (sensor, spec.tool, code): defect
+        for sensor, spec in shipped_tools()
+        for code, defect in spec.defects.items()
+    }
+    assert named  # the descriptors do class rules
+    assert {key: defect for key, defect in named.items() if defect not in known} == {}
+
+
+def test_a_described_tools_rule_is_classed_under_its_tool_prefixed_id_only() -> None:
+    assert defect_class("tsc:TS2304", "type-check") == UNDEFINED_NAME
+    assert defect_class("TS2304", "type-check") is None
