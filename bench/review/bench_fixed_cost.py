@@ -17,6 +17,10 @@ mypy strict + coverage configured, N claimed files, one planted F401):
   ``--ready 1st`` the first ``review verify --ready`` after the review (a gate), and
   ``--ready 2nd`` the next one (the bytes still unchanged). Target: at most 0.3 s at 100.
 
+To measure another commit in the same way (before/after), put its package first on the
+path: ``git worktree add /tmp/before <commit>`` and run this script with
+``PYTHONPATH=/tmp/before/compiler`` (every process it starts inherits it).
+
 Every figure is the median of ``--repeat`` runs, in seconds, the process start-up
 included. The load average (``/proc/loadavg``, 1 minute) is printed beside each row: the
 machine may be shared.
@@ -68,15 +72,13 @@ def small_unit(scratch: Path, repeat: int) -> dict[str, float]:
 
 
 def unchanged(scratch: Path, size: int, repeat: int) -> dict[str, float]:
-    ws = scratch / f"ws-{size}"
-    make_workspace(ws, size)
-    xdg = scratch / f"xdg-{size}"
-    _, code = timed(review_argv(ws, "run"), ws, xdg)
-    assert code == 1, f"review run exited {code}"
     figures: dict[str, list[float]] = {"hook": [], "verify": [], "ready1": [], "ready2": []}
-    for n in range(repeat):
-        if n:  # the next "first gate" meets the review's cache, not a memo of the last one
-            _, code = timed(review_argv(ws, "run"), ws, xdg)
+    for n in range(repeat):  # each repeat: a fresh workspace and cache, reviewed once
+        ws = scratch / f"ws-{size}-{n}"
+        make_workspace(ws, size)
+        xdg = scratch / f"xdg-{size}-{n}"
+        _, code = timed(review_argv(ws, "run"), ws, xdg)
+        assert code == 1, f"review run exited {code}"  # the planted F401
         for name, argv in (
             ("hook", [CLI, "hook", "verify", "--workspace", str(ws)]),
             ("verify", review_argv(ws, "verify")),
@@ -86,6 +88,8 @@ def unchanged(scratch: Path, size: int, repeat: int) -> dict[str, float]:
             seconds, code = timed(argv, ws, xdg)
             assert code in (0, 1), f"{name} exited {code}"
             figures[name].append(seconds)
+        shutil.rmtree(ws)
+        shutil.rmtree(xdg)
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
