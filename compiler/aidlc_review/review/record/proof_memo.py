@@ -18,10 +18,12 @@ A byte changed anywhere git can see, another base, another plan: another key, a 
 Nothing an agent can write turns a memo into READY for bytes this machine did not prove:
 the key binds the bytes, and only this machine's key seals a memo.
 
-What a memo does not see: files the tree's ``.gitignore`` hides and programs installed
-outside the workspace. A memo replays the proof of the very same tracked bytes; a tool
-upgraded since then is met at the next review or the next changed byte. Outside git there
-is no memo (nothing lists the workspace's files).
+What a memo does not see: files the tree's ``.gitignore`` hides, what a symlink points
+at outside the workspace (its target's name is bound, not its bytes), and programs
+installed outside the workspace; ``cache = false`` does not turn the memo off. A memo
+replays the proof of the very same tracked bytes; a tool upgraded since then is met at
+the next review or the next changed byte. Outside git there is no memo (nothing lists the
+workspace's files).
 """
 
 from __future__ import annotations
