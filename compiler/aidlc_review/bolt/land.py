@@ -40,7 +40,7 @@ from aidlc_review.review.record.models import Receipt
 from aidlc_review.review.record.seal import forget_workspace
 from aidlc_review.review.record.store import load_receipt
 from aidlc_review.review.record.verify import verify_review
-from aidlc_review.review.source.freeze import TOOL_LEFTOVERS
+from aidlc_review.review.source.freeze import tool_leftovers
 from aidlc_review.upstream import names
 from aidlc_review.upstream.tools import Engine, RegenerationFailed, find_bun
 from aidlc_review.waiting_lock import waiting_lock
@@ -233,7 +233,7 @@ def _leftover(bolt: _Bolt, path: str) -> bool:
     """Upstream's forked copies of state and audit (finalize merged them), tool leftovers."""
     record = bolt.record()
     forked = path == f"{record}/{STATE_FILE}" or path.startswith(f"{record}/audit/")
-    return forked or bool(TOOL_LEFTOVERS.search(path))
+    return forked or bool(tool_leftovers().search(path))
 
 
 def _check_branch(bolt: _Bolt, base: str, receipt: Receipt) -> list[str]:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from aidlc_review.sensors.descriptors import defect_table
-
 SECRET: Final = "hardcoded-secret"
 UNDEFINED_NAME: Final = "undefined-name"
 UNUSED_NAME: Final = "unused-name"
@@ -46,7 +44,12 @@ def defect_class(rule: str | None, check: str | None) -> str | None:
         return None
     if check in SENSOR_CLASSES:
         return SENSOR_CLASSES[check]
-    return SENSOR_RULE_CLASSES.get(rule or "") or defect_table().get(rule or "")
+    if (own := SENSOR_RULE_CLASSES.get(rule or "")) is not None:
+        return own
+    # the descriptors only when a tool's rule is asked: checking a receipt reads no sensor
+    from aidlc_review.sensors.descriptors import defect_table
+
+    return defect_table().get(rule or "")
 
 
 def is_secret(rule: str | None, check: str | None) -> bool:

@@ -32,7 +32,7 @@ from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.review.record.seal import ForgedState, check_seal, seal
 from aidlc_review.review.record.store import load_receipt
-from aidlc_review.review.source.freeze import TOOL_LEFTOVERS, digest_of, snapshot_source
+from aidlc_review.review.source.freeze import digest_of, snapshot_source, tool_leftovers
 from aidlc_review.review.source.git_drift import changes_since, engine_owned, resolve_base
 from aidlc_review.typed_load import parse_json
 
@@ -151,7 +151,7 @@ def _git_drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> lis
         (rel, f"{rel}: unclaimed source {kind} since the unit's base {short}")
         for rel, kind in sorted(changes.items())
         if rel not in claimed
-        and not TOOL_LEFTOVERS.search(rel)
+        and not tool_leftovers().search(rel)
         and not _under(rel, exempt)
         and not cannot_silence(rel)
     ]

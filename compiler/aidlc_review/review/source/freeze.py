@@ -11,6 +11,7 @@ can see changes no unit claims.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -24,7 +25,6 @@ from aidlc_review.review.inputs.source_manifest import (
     unreadable_claims,
 )
 from aidlc_review.review.source.git_drift import engine_owned, list_files
-from aidlc_review.sensors.descriptors import cache_names, root_config_names
 
 # Folders that are never source: VCS, environments, build output; plus every tool's
 # caches (its descriptor's ``caches``)
@@ -44,23 +44,39 @@ _NOT_SOURCE_DIRS = frozenset(
         "dist",
     }
 )
-SKIPPED_DIRS = _NOT_SOURCE_DIRS | {n for n in cache_names() if "*" not in n}
+
+
+@functools.cache
+def skipped_dirs() -> frozenset[str]:
+    """The folders a walk of the workspace never enters (read from the descriptors when
+    first asked: checking a receipt reads no sensor manifest)."""
+    from aidlc_review.sensors.descriptors import cache_names
+
+    return _NOT_SOURCE_DIRS | {n for n in cache_names() if "*" not in n}
+
+
 # The checkers' config files: editing one can silence a sensor, so they are always
 # watched at the workspace root, even when git ignores them: every literal name a tool
 # descriptor's ``config`` names, and these, which no descriptor describes (the hooks'
 # config, the secret baseline, a config some other checker reads)
 _OTHER_CONFIG_FILES = (".flake8", ".pre-commit-config.yaml", ".secrets.baseline")
-CONFIG_FILES = tuple(sorted({*_OTHER_CONFIG_FILES, *root_config_names()}))
 
 
-def _leftovers() -> re.Pattern[str]:
+@functools.cache
+def config_files() -> tuple[str, ...]:
+    from aidlc_review.sensors.descriptors import root_config_names
+
+    return tuple(sorted({*_OTHER_CONFIG_FILES, *root_config_names()}))
+
+
+@functools.cache
+def tool_leftovers() -> re.Pattern[str]:
+    """What tools leave behind while checking is not source (a coverage run must not
+    make the review it is part of look stale)."""
+    from aidlc_review.sensors.descriptors import cache_names
+
     caches = "|".join(re.escape(n).replace(r"\*", ".*") for n in cache_names())
     return re.compile(rf"(^|/)((?:{caches})(/.*)?|__pycache__/.*|.*\.pyc)$")
-
-
-# What tools leave behind while checking is not source (a coverage run must not
-# make the review it is part of look stale).
-TOOL_LEFTOVERS = _leftovers()
 
 
 @dataclass(frozen=True)
@@ -107,11 +123,11 @@ def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
     prefixes += engine_owned(root)
     listing = list_files(root)  # what the tree's own .gitignore files leave out stays out
     paths = set(listing.every) if listing is not None else set(_walk_files(root))
-    paths |= {name for name in CONFIG_FILES if (root / name).is_file()}
+    paths |= {name for name in config_files() if (root / name).is_file()}
     kept = [
         p
         for p in paths
-        if not TOOL_LEFTOVERS.search(p)
+        if not tool_leftovers().search(p)
         and _utf8(p)
         and not any(p == x or p.startswith(x + "/") for x in prefixes)
     ]
@@ -138,6 +154,6 @@ def _utf8(path: str) -> bool:
 def _walk_files(root: Path) -> list[str]:
     found: list[str] = []
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(d for d in dirs if d not in skipped_dirs() and not d.endswith(".egg-info"))
         found += [(Path(folder) / name).relative_to(root).as_posix() for name in names]
     return found
