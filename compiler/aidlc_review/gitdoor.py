@@ -37,10 +37,18 @@ SAFE_FLAGS = (
 )
 
 
-def git_argv(workspace: Path, args: Sequence[str], paths: Sequence[str] = ()) -> list[str]:
-    """The argv ``git`` runs: the safety flags before the command, ``--`` before paths."""
+# what every git process gets in its environment (a caller running git its own way, with
+# its own caps on output and time as the sensors do, passes these and ``git_argv``'s argv)
+GIT_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def git_argv(
+    workspace: Path, args: Sequence[str], paths: Sequence[str] = (), program: str = "git"
+) -> list[str]:
+    """The argv ``git`` runs: the safety flags before the command, ``--`` before paths.
+    ``program``: the git a caller found (a run that pins its tools' PATH)."""
     tail = ["--", *paths] if paths else []
-    return ["git", "-C", str(workspace), *SAFE_FLAGS, *args, *tail]
+    return [program, "-C", str(workspace), *SAFE_FLAGS, *args, *tail]
 
 
 def git(
@@ -51,7 +59,7 @@ def git(
     timeout: float = TIMEOUT,
 ) -> bytes | None:
     """git's standard output, or None when git is missing, fails or times out."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+    env = {**os.environ, **GIT_ENV}
     try:
         done = subprocess.run(
             git_argv(workspace, args, paths),

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.gitdoor import GIT_ENV, git_argv
 from aidlc_review.sensors.tools import find_tool, run_tool
 
 _KNOWN: dict[tuple[str, str, str], str | None] = {}  # (git dir, commit, path) -> text
@@ -51,7 +52,7 @@ def _git(workspace: Path, args: list[str]) -> str | None:
     git = find_tool("git")
     if git is None:
         return None
-    run = run_tool([str(git), "--no-pager", "-c", "core.quotePath=off", *args], workspace, TIMEOUT)
+    run = run_tool(git_argv(workspace, args, program=str(git)), workspace, TIMEOUT, env=GIT_ENV)
     if run.returncode != 0:
         return None
     return run.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from aidlc_review.gitdoor import GIT_ENV, git_argv
 from aidlc_review.sensors.context import SensorError
 from aidlc_review.sensors.tools import find_tool, last_line, run_tool
 
@@ -43,7 +44,7 @@ def changed_lines(
 
 
 def _git(git: Path, workspace: Path, timeout: float, args: list[str]) -> str:
-    run = run_tool([str(git), *args], workspace, timeout)
+    run = run_tool(git_argv(workspace, args, program=str(git)), workspace, timeout, env=GIT_ENV)
     if run.timed_out:
         raise SensorError(f"git {args[0]} timed out after {timeout:g}s")
     if run.returncode != 0:

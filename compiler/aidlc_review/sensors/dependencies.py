@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.gitdoor import GIT_ENV, git_argv
 from aidlc_review.sensors.context import SensorContext, SensorError, nothing_to_check
 from aidlc_review.sensors.dependency_changes import (
     Change,
@@ -29,7 +30,7 @@ from aidlc_review.sensors.dependency_changes import (
 )
 from aidlc_review.sensors.dependency_files import Declarations, Declared, read_declarations
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
-from aidlc_review.sensors.tools import find_tool, last_line
+from aidlc_review.sensors.tools import ToolRun, find_tool, last_line
 
 TABLE = "tool.aidlc-review"
 # where the settings live, the first that exists wins (as the review reads them)
@@ -165,19 +166,23 @@ class _Git:
         if found is None:
             raise SensorError("git not found on PATH (needed to compare with the base revision)")
         self.ctx, self.git, self.base = ctx, str(found), base
-        run = ctx.run([self.git, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"])
+        run = self._git(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"])
         if run.returncode != 0:
             raise SensorError(
                 f"base revision {base!r} not found in the workspace's git repository: "
                 f"{last_line(run.stderr, 200) if run.stderr.strip() else 'no such commit'}"
             )
 
+    def _git(self, args: list[str], paths: list[str] | None = None) -> ToolRun:
+        argv = git_argv(self.ctx.workspace, args, paths or (), program=self.git)
+        return self.ctx.run(argv, env=GIT_ENV)
+
     def show(self, path: str) -> str | None:
         """The file's text at the base; None when it did not exist there."""
-        listed = self.ctx.run([self.git, "ls-tree", "--name-only", self.base, "--", path])
+        listed = self._git(["ls-tree", "--name-only", self.base], paths=[path])
         if listed.returncode != 0 or not listed.stdout.strip():
             return None
-        run = self.ctx.run([self.git, "show", f"{self.base}:./{path}"])
+        run = self._git(["show", f"{self.base}:./{path}"])
         if run.returncode != 0:
             raise SensorError(f"git show {self.base}:{path} failed: {last_line(run.stderr)}")
         return run.stdout

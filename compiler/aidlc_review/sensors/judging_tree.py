@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from aidlc_review.gitdoor import GIT_ENV, git_argv
 from aidlc_review.sensors.tools import find_tool, run_tool
 
 TIMEOUT = 300.0
@@ -58,7 +59,12 @@ def _exported(workspace: Path, commit: str, folder: Path) -> Path | None:
         return None
     archive = folder / "base.tar"
     run = run_tool(
-        [str(git), "archive", "--format=tar", "-o", str(archive), commit], Path(top), TIMEOUT
+        git_argv(
+            Path(top), ["archive", "--format=tar", "-o", str(archive), commit], program=str(git)
+        ),
+        Path(top),
+        TIMEOUT,
+        env=GIT_ENV,
     )
     if run.returncode != 0 or not archive.is_file():
         return None
@@ -82,7 +88,7 @@ def _git_text(workspace: Path, args: list[str]) -> str | None:
     git = find_tool("git")
     if git is None:
         return None
-    run = run_tool([str(git), "--no-pager", *args], workspace, 30.0)
+    run = run_tool(git_argv(workspace, args, program=str(git)), workspace, 30.0, env=GIT_ENV)
     return run.stdout.strip() if run.returncode == 0 else None
 
 
