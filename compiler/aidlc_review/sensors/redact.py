@@ -37,6 +37,7 @@ import re
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aidlc_review.sensors.deadline import WorkerFailed, run_limited
@@ -150,14 +151,19 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
     limit = REDACT_SECONDS if seconds is None else seconds
     out: list[list[Hit] | None] = [None] * len(texts)
     pending = []
+    clean = _known_clean([t for t in texts if _NAME_LIKE.fullmatch(t) and _may_hold(t)])
     for index, text in enumerate(texts):
-        if not _may_hold(text):
+        if not _may_hold(text) or text in clean:
             out[index] = []
         elif len(text) <= FAST_CHARS and len(text) + _chars(_decoded(text)) <= FAST_CHARS:
             out[index] = _checked(text)
         else:
             pending.append(index)
-    _plugins()  # loaded here, once: the child inherits them
+    _remember_clean(
+        [t for t, hits in zip(texts, out, strict=True) if hits == [] and _NAME_LIKE.fullmatch(t)]
+    )
+    if pending:
+        _plugins()  # loaded here, once: the child inherits them
     while pending:
         try:
             done = run_limited(_hits_each, [texts[i] for i in pending], limit, per_item=True)
@@ -168,6 +174,71 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
         unfinished = [i for at, i in enumerate(pending) if at not in done.results]
         pending = unfinished[1:]  # texts go in order: the first unfinished one ran out of time
     return out
+
+
+# A short text without whitespace (a claimed file's name) found clean is remembered in the
+# sealed result cache (``sensors.cache``: HMAC under this machine's review key), keyed by
+# its hash and the detector's version: a gate reading the source manifest again then needs
+# no detect-secrets. Only "clean" is remembered; a forged or unsealed entry is a miss.
+_MEMO_LABEL = "redact-clean/1"
+_NAME_LIKE = re.compile(r"\S{1,1024}")
+
+
+def _known_clean(texts: Sequence[str]) -> set[str]:
+    texts = [t for t in dict.fromkeys(texts) if t not in _CLEAN]
+    cache = _memo_cache() if texts else None
+    if cache is not None:
+        keys = {_memo_key(t): t for t in texts}
+        _CLEAN.update(keys[k] for k, v in cache.get_many(list(keys)).items() if v is True)
+    return _CLEAN
+
+
+def _remember_clean(texts: Sequence[str]) -> None:
+    new = [t for t in dict.fromkeys(texts) if t not in _CLEAN]
+    cache = _memo_cache() if new else None
+    _CLEAN.update(new)
+    if cache is not None:
+        try:
+            cache.put_many({_memo_key(t): True for t in new})
+        except Exception:  # noqa: BLE001 (losing the memo only costs time)
+            pass
+
+
+_CLEAN: set[str] = set()  # this process's clean texts (the detector is deterministic)
+
+
+def _memo_cache() -> Any:
+    """The sealed result cache, opened once per process; None when it cannot be."""
+    from aidlc_review.sensors.cache import default_cache_dir
+
+    try:
+        return _opened(default_cache_dir())
+    except Exception:  # noqa: BLE001 (no memo: every text is scanned, as before)
+        return None
+
+
+@functools.cache
+def _opened(directory: Path) -> Any:
+    from aidlc_review.sensors.cache import ResultCache
+
+    return ResultCache(directory)
+
+
+def _memo_key(text: str) -> str:
+    from aidlc_review import __version__
+    from aidlc_review.sensors.cache import digest
+
+    return _MEMO_LABEL + ":" + digest(_MEMO_LABEL, __version__, _detector_version(), text)
+
+
+@functools.cache
+def _detector_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("detect-secrets")
+    except PackageNotFoundError:
+        return "absent"
 
 
 def _hits_each(texts: Sequence[str]) -> Iterator[tuple[int, list[Hit] | None]]:
