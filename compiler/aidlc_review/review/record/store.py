@@ -9,7 +9,6 @@ from aidlc_review.fsio import dump_json, sha256_bytes, write_atomic
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record.models import FindingsDocument, Receipt
 from aidlc_review.review.record.seal import is_sealed, seal, settle, unseal
-from aidlc_review.review.report.markdown import render_report
 from aidlc_review.typed_load import parse_json
 
 SET_ASIDE = "set-aside"
@@ -85,6 +84,8 @@ def save_document(paths: RecordPaths, doc: FindingsDocument, report: bool = True
     ``report=False`` keeps code-review.md as the pass wrote it: an approval is a decision
     about the reviewed artifact, and upstream 2.6 binds its reviewer receipt to that
     artifact's bytes (a later write makes the receipt stale)."""
+    from aidlc_review.review.report.markdown import render_report  # jinja2: only on a write
+
     findings, shown = document_json(doc), render_report(doc) if report else None
     previous = paths.findings.read_bytes() if paths.findings.is_file() else None
     seal(paths, paths.findings, findings.encode(), previous)  # both accepted until settled
