@@ -293,14 +293,15 @@ def test_at_a_base_with_the_same_table_the_settings_are_the_workspace_s(
     assert "in_force" not in ctx.sensor_settings(at=head(ws))
 
 
-def test_a_bad_table_in_the_workspace_is_refused_even_when_the_base_s_is_read(
+def test_a_bad_table_in_the_workspace_is_refused_even_though_the_base_s_would_judge(
     paths: RecordPaths, ws: Path
 ) -> None:
-    ctx = UnitContext.load(paths, None, "gated")
+    """The base (HEAD) has no table; the change's own bad one is refused when the run's
+    project is read, before any base is asked."""
     settings(ws, "coverage-threshold = 101\n")
     line = len((PYPROJECT + SETTINGS).splitlines()) + 1
     with pytest.raises(ValidationFailed) as caught:
-        ctx.sensor_settings(at=head(ws))
+        UnitContext.load(paths, None, "gated")
     assert str(caught.value) == (
         f"{ws / 'pyproject.toml'}:{line}: [tool.aidlc-review].coverage-threshold: must be a "
         "number from 0 to 100, got 101"

@@ -15,7 +15,6 @@ from typing import Any
 
 from aidlc_review.fsio import write_atomic
 from aidlc_review.review.inputs.unit import UnitContext
-from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.review.record.models import CATEGORIES, Finding, FindingsDocument
 from aidlc_review.review.report.markdown import tool_label, unit_label
 from aidlc_review.review.report.render import render
@@ -45,8 +44,7 @@ def reviewer_brief(
 ) -> str:
     """``diff_bytes``: the diffs' budget (default: the unit's ``brief-diff-bytes``)."""
     if diff_bytes is None:
-        chosen = load_settings(ctx.paths.workspace).for_unit(ctx.paths.unit)
-        diff_bytes = chosen.brief_diff_bytes or DEFAULT_DIFF_BYTES
+        diff_bytes = ctx.project.unit_settings.brief_diff_bytes or DEFAULT_DIFF_BYTES
     persona, persona_path = ctx.persona()
     return render(
         "reviewer-brief.md.j2",

@@ -30,6 +30,7 @@ from aidlc_review.review.record.models import Finding
 from aidlc_review.review.source.baseline import Baseline
 
 if TYPE_CHECKING:
+    from aidlc_review.review.inputs.project import Project
     from aidlc_review.review.inputs.unit import UnitContext
 
 FilterMode = Literal["added", "diff_context", "file", "nofilter"]
@@ -106,11 +107,18 @@ def classify(findings: Iterable[Finding], change: Change | None) -> list[Finding
     return classified
 
 
-def filter_mode(workspace: Path, unit: str | None) -> FilterMode:
-    from aidlc_review.review.inputs.workspace_settings import load_settings
+def filter_mode(workspace: Path, unit: str | None, project: Project | None = None) -> FilterMode:
+    """The unit's ``filter-mode`` in the workspace's own table: as ``project`` (the run's,
+    read once) has it, else read now."""
+    if project is None:
+        project = _read_project(workspace, unit)
+    return project.for_unit(unit).unit_settings.filter_mode or DEFAULT_MODE
 
-    chosen = load_settings(workspace).for_unit(unit).filter_mode
-    return chosen or DEFAULT_MODE
+
+def _read_project(workspace: Path, unit: str | None) -> Project:
+    from aidlc_review.review.inputs.project import Project
+
+    return Project.read(workspace, unit)
 
 
 def change_since(
@@ -119,11 +127,12 @@ def change_since(
     files: Iterable[str],
     mode: FilterMode,
     ctx: UnitContext | None = None,
+    project: Project | None = None,
 ) -> Change | None:
     """The change of the claimed ``files`` since ``base`` (git diff of the working tree, and
     what the sensors report on the base's bytes: ``at_base``); None without a base, or when
     git cannot tell (then nothing is pre-existing). ``ctx``: the unit's sensors and settings
-    (else the workspace's own harness and settings)."""
+    (else the workspace's own harness and ``project``'s settings, read now without one)."""
     if base is None:
         return None
     from aidlc_review.sensors.changed_lines import changed_lines
@@ -142,19 +151,21 @@ def change_since(
     from aidlc_review.review.findings.at_base import findings_at_base
 
     if ctx is None:
-        ctx = _workspace_context(workspace)
+        ctx = _workspace_context(workspace, project)
     prints = findings_at_base(ctx, base, files) if ctx is not None else None
     return Change(base, mode, {path: frozenset(found) for path, found in lines.items()}, prints)
 
 
-def _workspace_context(workspace: Path) -> UnitContext | None:
-    """The sensors and settings a gate judges the base with when no pass handed them over."""
+def _workspace_context(workspace: Path, project: Project | None) -> UnitContext | None:
+    """The sensors and settings a gate judges the base with when no pass handed them over
+    (the settings: ``project``'s when the caller read it already)."""
     from aidlc_review.errors import AidlcError
     from aidlc_review.review.inputs.paths import RecordPaths
     from aidlc_review.review.inputs.unit import UnitContext
 
     try:
-        return UnitContext.load(RecordPaths.resolve(workspace, None), None, "gated")
+        paths = RecordPaths.resolve(workspace, None)
+        return UnitContext.load(paths, None, "gated", project=project)
     except AidlcError:
         return None
 
@@ -170,17 +181,19 @@ def unit_change(
     that base was given (HEAD taken by default is no base: today's behaviour)."""
     if baseline is None or not baseline.base_given:
         return None
-    return change_since(workspace, baseline.base, files, filter_mode(workspace, unit), ctx)
+    mode = filter_mode(workspace, unit, ctx.project if ctx is not None else None)
+    return change_since(workspace, baseline.base, files, mode, ctx)
 
 
 def configured_change(workspace: Path, unit: str | None, files: Iterable[str]) -> Change | None:
     """The change against the workspace's own ``base-revision`` (what a machine that did
     not seal the record can know of its base); None when none is set."""
-    from aidlc_review.review.inputs.workspace_settings import load_settings
     from aidlc_review.review.source.git_drift import resolve_base
 
-    chosen = load_settings(workspace).for_unit(unit)
+    project = _read_project(workspace, unit)  # once: the base and the filter mode
+    chosen = project.unit_settings
     if chosen.base_revision is None:
         return None
     base = resolve_base(workspace, chosen.base_revision)
-    return change_since(workspace, base, files, filter_mode(workspace, unit))
+    mode = filter_mode(workspace, unit, project)
+    return change_since(workspace, base, files, mode, project=project)

@@ -12,7 +12,7 @@ from aidlc_review.harness.definitions.stage import CONSTRUCTION_MODES
 from aidlc_review.harness.layout import HarnessLayout
 from aidlc_review.harness.review_plan import ReviewedStage, refuse_broken, reviewed_stage
 from aidlc_review.review.inputs.paths import STAGE, RecordPaths
-from aidlc_review.review.inputs.workspace_settings import load_settings, settings_in_force
+from aidlc_review.review.inputs.project import Project
 from aidlc_review.review.source.git_drift import resolve_base
 
 MAX_UPSTREAM = 200
@@ -32,15 +32,22 @@ class UnitContext:
     sensors: list[SensorManifest]
     mode: str
     budget: int
+    project: Project  # the workspace and its settings, read once for the run
     base_revision: str | None = None  # set by Bolt (the unit's branch point); else settings
     by: str | None = None  # who runs the review (--by); else git user.email, else the OS user
 
     @classmethod
     def load(
-        cls, paths: RecordPaths, harness: Path | None, mode: str, base_revision: str | None = None
+        cls,
+        paths: RecordPaths,
+        harness: Path | None,
+        mode: str,
+        base_revision: str | None = None,
+        project: Project | None = None,
     ) -> UnitContext:
         """The unit's context from the harness's compiled review plan (nothing else of the
-        harness is read: ``harness.review_plan``) and the workspace's settings."""
+        harness is read: ``harness.review_plan``) and the workspace (``Project``, read
+        here once for the whole run, unless ``project`` hands over the one already read)."""
         if mode not in CONSTRUCTION_MODES:
             raise InvalidInput(f"--mode {mode!r}: must be one of {', '.join(CONSTRUCTION_MODES)}")
         from aidlc_review.review.inputs.intent import upstream_harness
@@ -55,8 +62,13 @@ class UnitContext:
         )
         stage = reviewed_stage(layout.root, STAGE, remedy)
         budget = stage.passes_for(mode) or 1
-        loaded_ctx = cls(paths, layout.root, stage, stage.sensors, mode, budget, base_revision)
-        loaded_ctx.sensor_settings()  # bad settings: refused before any write
+        # read once for the run; bad settings are refused here, before any write
+        if project is None:
+            project = Project.read(paths.workspace, paths.unit)
+        project = project.for_unit(paths.unit)
+        loaded_ctx = cls(
+            paths, layout.root, stage, stage.sensors, mode, budget, project, base_revision
+        )
         resolve_base(paths.workspace, loaded_ctx.configured_base())  # and a bad base
         _check_cache_home()  # and so is a cache home the sensors cannot use
         return loaded_ctx
@@ -102,20 +114,19 @@ class UnitContext:
 
     def configured_base(self) -> str | None:
         """The base the unit is compared with: Bolt's branch point, else ``base-revision``."""
-        own = load_settings(self.paths.workspace).for_unit(self.paths.unit)
-        return self.base_revision or own.base_revision
+        return self.base_revision or self.project.unit_settings.base_revision
 
     def sensor_settings(self, at: str | None = None) -> dict[str, Any]:
         """Per-run sensor settings from the ``[tool.aidlc-review]`` table in force at the
-        unit's base commit ``at`` (``workspace_settings.settings_in_force``; the workspace's
-        own without one): ``test-command``, ``coverage-threshold``, ``base-revision`` and
-        the severity overrides; a ``[tool.aidlc-review.units.<unit>]`` table overrides them
+        unit's base commit ``at`` (``Project.in_force``; the workspace's own without one):
+        ``test-command``, ``coverage-threshold``, ``base-revision`` and the severity
+        overrides; a ``[tool.aidlc-review.units.<unit>]`` table overrides them
         for one unit. ``settings["in_force"]`` says why the table is not the workspace's.
         """
         settings: dict[str, Any] = {"findings_path": str(self.paths.findings)}
         if at is not None:  # what the sensors honour (suppressions, baselines) stood there
             settings["judged_at"] = at
-        in_force = settings_in_force(self.paths.workspace, at)
+        in_force = self.project.in_force(at)
         if in_force.note:
             settings["in_force"] = in_force.note
         chosen = in_force.settings.for_unit(self.paths.unit)

@@ -228,15 +228,30 @@ def settings_file(workspace: Path) -> str:
 
 def load_settings(workspace: Path) -> WorkspaceSettings:
     """The workspace's settings (all defaults without a settings file or a table)."""
+    return read_settings(workspace).settings
+
+
+@dataclass(frozen=True)
+class OwnSettings:
+    """What the workspace's settings file says, validated, with the file's name and text
+    (so the base's copy of the same bytes is not parsed again: ``in_force_at``)."""
+
+    name: str
+    text: str | None  # None: the workspace has no settings file
+    settings: WorkspaceSettings
+
+
+def read_settings(workspace: Path) -> OwnSettings:
+    """The workspace's own settings file, read and validated (bad input refused here)."""
     name = settings_file(workspace)
     path = workspace / name
     if not path.is_file():
-        return WorkspaceSettings.model_validate({})
+        return OwnSettings(name, None, WorkspaceSettings.model_validate({}))
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(f"{path}: not valid TOML: {exc}") from None
-    return _parse_named(name, text, str(path), workspace)
+    return OwnSettings(name, text, _parse_named(name, text, str(path), workspace))
 
 
 def settings_in_force(workspace: Path, base: str | None) -> InForce:
@@ -245,22 +260,27 @@ def settings_in_force(workspace: Path, base: str | None) -> InForce:
     coverage threshold, swap the test command); what it changes in the table takes effect
     once it is on the base. The workspace's own table is still read first, so bad input
     is refused as always. Outside git (no base) the workspace's table is all there is."""
-    own = load_settings(workspace)
+    return in_force_at(workspace, base, read_settings(workspace))
+
+
+def in_force_at(workspace: Path, base: str | None, own: OwnSettings) -> InForce:
+    """``settings_in_force`` with the workspace's own settings already read (``own``)."""
     if base is None:
-        return InForce(own, None)
+        return InForce(own.settings, None)
     # which file holds them is the base's choice too: a settings file the change plants
     # ahead of the base's (an empty .aidlc-review.toml) does not set the base's table aside
     name, text = next(
         ((n, t) for n in SETTINGS_FILES if (t := show_at(workspace, base, n)) is not None),
         (settings_file(workspace), None),
     )
-    at_base = (
-        WorkspaceSettings.model_validate({})
-        if text is None
-        else _parse_named(name, text, f"{name} at {base[:12]}", workspace)
-    )
-    if at_base == own:
-        return InForce(own, None)
+    if text is None:
+        at_base = WorkspaceSettings.model_validate({})
+    elif (name, text) == (own.name, own.text):  # the same bytes: already parsed
+        at_base = own.settings
+    else:
+        at_base = _parse_named(name, text, f"{name} at {base[:12]}", workspace)
+    if at_base == own.settings:
+        return InForce(own.settings, None)
     where = {OWN_FILE: name, PACKAGE_JSON: f'{name}: "aidlc-review"'}.get(name, f"{name}: {TABLE}")
     note = (
         f"{where} differs from the unit's base {base[:12]}: the review "

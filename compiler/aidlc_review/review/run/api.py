@@ -29,7 +29,6 @@ from aidlc_review.review.findings.verdict import READY
 from aidlc_review.review.inputs.intent import refuse_out_of_order
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.unit import UnitContext
-from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.review.record.audit import AUDIT_LOG, append_event, decider, read_events, utc_now
 from aidlc_review.review.record.freshness import stale_reasons
 from aidlc_review.review.record.models import FindingsDocument, Pass, RepairRecord
@@ -297,7 +296,12 @@ def _one_pass(
 def budget_spent(ctx: UnitContext, doc: FindingsDocument) -> str | None:
     """Why no agent may run again in this attempt (its ``agent-budget-usd`` or
     ``agent-budget-tokens`` spent, as the CLIs reported it), or None."""
-    chosen = load_settings(ctx.paths.workspace).for_unit(ctx.paths.unit)
+    # The budget is the workspace's own table as it stood when this run began (the run's
+    # Project), as before, and no longer re-read per pass: a repairer of this run that
+    # raises the budget in the table it can edit does not buy itself more turns. Not the
+    # base's table: it is the spending limit of whoever starts the run (an uncommitted
+    # value counts), not a rule the change is judged by.
+    chosen = ctx.project.unit_settings
     if chosen.agent_budget_usd is None and chosen.agent_budget_tokens is None:
         return None
     cost, tokens = 0.0, 0

@@ -1,0 +1,101 @@
+"""The project one review run looks at, read once (STYLE.md "read the project once").
+
+A ``Project`` is built when the unit's context is (``UnitContext.load``) and handed down
+through it: the ecosystems the workspace's files say it has, its bin dirs, the workspace's
+own settings (``.aidlc-review.toml``, ``[tool.aidlc-review]`` or ``"aidlc-review"``, parsed
+and checked once, so bad input is refused before anything runs) and the settings in force
+at a base (the base's table, read once per base: ``workspace_settings.in_force_at``).
+Nothing below it reads the settings file again during the run.
+
+The run is judged by the settings as they stood when it started: an agent of the run that
+edits the table between passes changes neither the run's budget, diff size, filter mode
+nor its base (the table at the base judges the change anyway; the edit takes effect on
+the next run, and as a change to the table it is shown like any other).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+
+from aidlc_review.review.inputs.workspace_settings import (
+    InForce,
+    OwnSettings,
+    UnitSettings,
+    WorkspaceSettings,
+    in_force_at,
+    read_settings,
+)
+
+# what in the workspace's top folder says which languages the project is written in
+ECOSYSTEM_FILES = (
+    ("go", ("go.mod",)),
+    ("javascript", ("package.json",)),
+    ("python", ("pyproject.toml", "setup.cfg")),
+    ("typescript", ("tsconfig.json",)),
+)
+
+
+@dataclass(frozen=True)
+class Project:
+    workspace: Path
+    unit: str | None
+    ecosystems: tuple[str, ...]
+    bin_dirs: tuple[Path, ...]  # the workspace's own, those that exist, before PATH
+    own: OwnSettings  # what the workspace's settings file says (the change's own table)
+    # the settings in force per base commit, read on first use (the base is known once the
+    # unit's baseline is); a cache, not part of what the project is
+    _at_base: dict[str, InForce] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    @classmethod
+    def read(cls, workspace: Path, unit: str | None) -> Project:
+        """The project at ``workspace`` for ``unit``: its settings parsed and checked now."""
+        return cls(
+            workspace, unit, ecosystems(workspace), bin_dirs(workspace), read_settings(workspace)
+        )
+
+    def for_unit(self, unit: str | None) -> Project:
+        """The same project seen for another unit (nothing read again)."""
+        return self if unit == self.unit else replace(self, unit=unit, _at_base=self._at_base)
+
+    @property
+    def settings(self) -> WorkspaceSettings:
+        """The workspace's own settings (what the change says)."""
+        return self.own.settings
+
+    @cached_property
+    def unit_settings(self) -> UnitSettings:
+        """The workspace's own settings for the unit: its table over the workspace's."""
+        return self.own.settings.for_unit(self.unit)
+
+    def in_force(self, base: str | None) -> InForce:
+        """The settings that judge the unit at ``base`` (the base's table, with the note
+        saying why it is not the workspace's); the workspace's own without a base."""
+        if base is None:
+            return InForce(self.own.settings, None)
+        if base not in self._at_base:
+            self._at_base[base] = in_force_at(self.workspace, base, self.own)
+        return self._at_base[base]
+
+    def test_command(self, base: str | None) -> str | list[str] | None:
+        """The unit's test command as the settings in force at ``base`` say it."""
+        return self.in_force(base).settings.for_unit(self.unit).test_command
+
+
+def ecosystems(workspace: Path) -> tuple[str, ...]:
+    """The ecosystems the workspace's top folder has a project file of, sorted."""
+    return tuple(
+        name
+        for name, files in ECOSYSTEM_FILES
+        if any((workspace / file).is_file() for file in files)
+    )
+
+
+def bin_dirs(workspace: Path) -> tuple[Path, ...]:
+    """The workspace's own bin dirs that exist, in the order the sensors look in them."""
+    from aidlc_review.sensors.described import BIN_DIRS
+
+    return tuple(workspace / d for d in BIN_DIRS if (workspace / d).is_dir())
