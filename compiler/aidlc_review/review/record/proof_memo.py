@@ -51,13 +51,10 @@ def memo_key(
     thorough: bool,
 ) -> str | None:
     """The memo's key, or None when the workspace's files cannot be listed (outside git)."""
-    from aidlc_review.review.source.git_drift import list_files
-
-    listing = list_files(paths.workspace)
-    if listing is None:
+    files = seen_files(paths.workspace)
+    if files is None:
         return None
-    files = _hashed(paths.workspace, sorted(listing.every))
-    plan = _plan(paths.workspace, harness)
+    plan = plan_files(paths.workspace, harness)
     # the record's own files, wherever ``--record`` put them
     record = [(str(p), _hashed(p.parent, [p.name])[0][1]) for p in _record_files(paths)]
     parts: list[Any] = [
@@ -73,7 +70,7 @@ def memo_key(
         plan,
         record,
     ]
-    return LABEL + ":" + _digest(parts)
+    return LABEL + ":" + digest_of(parts)
 
 
 def recall(key: str) -> Recomputed | None:
@@ -115,6 +112,18 @@ def remember(key: str, again: Recomputed) -> None:
         cache.close()
 
 
+def seen_files(workspace: Path, leave_out: tuple[str, ...] = ()) -> list[tuple[str, str]] | None:
+    """Every file git can name in the workspace with the digest of its bytes, except those
+    under the folders ``leave_out`` (workspace-relative, ending in ``/``); None outside git."""
+    from aidlc_review.review.source.git_drift import list_files
+
+    listing = list_files(workspace)
+    if listing is None:
+        return None
+    names = sorted(n for n in listing.every if not n.startswith(leave_out))
+    return _hashed(workspace, names)
+
+
 def _hashed(root: Path, names: list[str]) -> list[tuple[str, str]]:
     """Each file's name with the digest of its bytes (a symlink: of its target's name)."""
     out: list[tuple[str, str]] = []
@@ -134,7 +143,7 @@ def _record_files(paths: RecordPaths) -> list[Path]:
     return [p.resolve() for p in (paths.findings, paths.receipt, paths.baseline)]
 
 
-def _plan(workspace: Path, harness: Path | None) -> list[tuple[str, str]]:
+def plan_files(workspace: Path, harness: Path | None) -> list[tuple[str, str]]:
     """The harness's compiled files the sensors come from (``harness.review_plan``), even
     when the tree's ``.gitignore`` hides them from git."""
     from aidlc_review.harness.layout import HarnessLayout
@@ -154,7 +163,7 @@ def _change_parts(change: Change | None) -> list[Any] | None:
     return [change.base, str(change.mode), lines, at_base]
 
 
-def _digest(parts: list[Any]) -> str:
+def digest_of(parts: list[Any]) -> str:
     import json
 
     text = json.dumps(parts, sort_keys=True, default=str)

@@ -51,9 +51,9 @@ def recompute_findings(
     freshness check); their recorded findings stand and ``deferred`` says so. ``change``:
     what the unit changed since its given base (``review.findings.change_filter``)."""
     from aidlc_review.review.inputs.unit import UnitContext
+    from aidlc_review.review.record.sensor_replay import replayed_or_run
     from aidlc_review.review.run.engine import sensor_observations
     from aidlc_review.review.source.git_drift import resolve_base
-    from aidlc_review.sensors import run_sensors
 
     ctx = UnitContext.load(paths, harness, "gated", base_revision)
     base = ctx.configured_base()  # the sealed baseline's (proof._base), else configured
@@ -68,7 +68,8 @@ def recompute_findings(
         if not thorough and m.runner is not None and m.runner.name in TEST_RUNNERS
     }
     sensors = [m for m in ctx.sensors if m.id != SELF_CHECK and m.id not in later]
-    results = run_sensors(paths.workspace, files, sensors, settings=settings)
+    # right after a review: the pass's own results for these very inputs, if it kept them
+    results = replayed_or_run(paths, ctx.harness, files, sensors, settings)
     last = doc.attempt_passes()[-1]
     skipped = _could_not_run(results, {c.name: c.status for c in last.checks})
     seen = sensor_observations([r for r in results if r.name not in skipped])

@@ -113,7 +113,7 @@ def raise_mismatch(ctx: UnitContext, unit: str | None) -> None:
 
 def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     """Freeze the claimed files, compare the workspace with the baseline, run the sensors."""
-    from aidlc_review.sensors import run_sensors
+    from aidlc_review.review.record.sensor_replay import run_and_keep
 
     manifest = read_manifest(ctx)
     frozen = freeze_unit(manifest, ctx.paths.workspace)
@@ -135,12 +135,9 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True)
     for _, reason in drifted:
         progress(reason)
-    results = run_sensors(
-        ctx.paths.workspace,
-        list(frozen.files),
-        ctx.sensors,
-        settings=settings,
-        progress=progress,
+    # kept, sealed, for the first gate after this review (``review.record.sensor_replay``)
+    results = run_and_keep(
+        ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress
     )
     return Gathered(manifest, frozen, results, baseline, drifted)
 
