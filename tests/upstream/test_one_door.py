@@ -3,8 +3,7 @@
 A grep over the package's code (docstrings and comments aside: they may say what the engine
 does): the engine's tool file names, its state and record paths, ``AIDLC_VERSION``, and a
 bun argv built by hand occur only under ``upstream/``, the modules that read the engine's
-dialect (``harness/engine.py``, ``harness/definitions/dialect.py``) and, for now,
-``install/``, whose migration to the door is under way."""
+dialect (``harness/engine.py``, ``harness/definitions/dialect.py``)."""
 
 from __future__ import annotations
 
@@ -15,10 +14,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "compiler" / "aidlc_review"
 THE_DOOR = ("upstream/",)
 DIALECT_READERS = ("harness/engine.py", "harness/definitions/dialect.py")
-MIGRATING = ("install/",)  # temporary: another engineer moves install onto the door (#35)
-ALLOWED = THE_DOOR + DIALECT_READERS + MIGRATING
+ALLOWED = THE_DOOR + DIALECT_READERS
 ENGINE_NAMES = re.compile(
-    r"aidlc(?:-[a-z-]+)?\.ts"  # its tools, the dispatcher
+    r"aidlc(?!-review)(?:-[a-z-]+)?\.ts"  # its tools, the dispatcher (not the plugin's own)
     r"|AIDLC_VERSION"
     r"|aidlc-state\.md"  # an intent's state
     r"|aidlc/(?:spaces|active-space)"  # its record tree and cursor
@@ -97,5 +95,8 @@ def test_the_grep_finds_a_bun_argv_built_by_hand_but_not_a_version_probe() -> No
 
 
 def test_the_plugins_own_names_are_not_the_engines() -> None:
-    source = 'A = "aidlc-review"\nB = "aidlc-review-land.lock"\nC = "aidlc-docs"\n'
+    source = (
+        'A = "aidlc-review"\nB = "aidlc-review-land.lock"\nC = "aidlc-docs"\n'
+        'D = "hooks/aidlc-review-engine-gate.ts"\n'
+    )
     assert engine_names_in(source) == []

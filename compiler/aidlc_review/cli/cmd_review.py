@@ -412,14 +412,15 @@ def _branch_unit(workspace: Path) -> str:
     """``bolt-<unit>`` is the branch upstream's worktree tool gives each unit."""
     from aidlc_review.errors import InvalidInput
     from aidlc_review.gitdoor import git_text
+    from aidlc_review.upstream.names import BOLT_PREFIX, bolt_branch
 
     branch = git_text(workspace, "rev-parse", "--abbrev-ref", "HEAD", timeout=30) or ""
-    if not branch.startswith("bolt-") or branch == "bolt-":
+    if not branch.startswith(BOLT_PREFIX) or branch == BOLT_PREFIX:
         raise InvalidInput(
-            f"--unit-from-branch: {workspace} is not on a Bolt branch (bolt-<unit>), "
+            f"--unit-from-branch: {workspace} is not on a Bolt branch ({bolt_branch('<unit>')}), "
             f"but on {branch or 'no branch'!r}"
         )
-    return branch.removeprefix("bolt-")
+    return branch.removeprefix(BOLT_PREFIX)
 
 
 def _gate(args: argparse.Namespace) -> int:

@@ -19,8 +19,9 @@ from aidlc_review.errors import EXIT_FAILED, InvalidInput
 from aidlc_review.harness import listing
 from aidlc_review.harness.definitions.dialect import Dialect
 from aidlc_review.harness.engine import read_dialect
+from aidlc_review.upstream import names
 
-VERSION_FILE = "tools/aidlc-version.ts"
+VERSION_FILE = f"{names.TOOLS_DIR}/{names.VERSION_TOOL}"
 # major.minor of the engines install was verified with (../shared/README.md: 2.5.5, 2.6.18)
 VERIFIED = ((2, 5), (2, 6))
 REVIEW_ARTIFACT = "review_artifact"
@@ -67,7 +68,10 @@ class EngineContract:
             return None  # definitions without upstream's tools: nothing of theirs to break
         verified = ", ".join(f"{major}.{minor}.x" for major, minor in VERIFIED)
         if self.version is None:
-            return f"upstream's engine version cannot be read (no AIDLC_VERSION in {VERSION_FILE})"
+            return (
+                "upstream's engine version cannot be read "
+                f"(no {names.VERSION_CONSTANT} in {VERSION_FILE})"
+            )
         found = _NUMBERS.match(self.version)
         if found is None:
             return f"upstream's engine version {self.version!r} is not one install understands"

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from aidlc_review.errors import EXIT_FAILED, InvalidInput
 from aidlc_review.install.engine_contract import REVIEW_ARTIFACT, EngineContract
+from aidlc_review.upstream import names
 from aidlc_review.upstream.features import SCHEMA, EngineFeatures
 
 BUDGET_KEY = "reviewer_max_iterations"
@@ -117,17 +118,17 @@ def manifest_step(prose: str) -> str:
     return prose[:start] + engine_step + prose[end + len(MANIFEST_STEP_END) :]
 
 
-REVIEW_SLOT_STEP = """
+REVIEW_SLOT_STEP = f"""
 ## Engine review record (this engine hands the reviewer one review slot)
 
-This engine's `aidlc-log.ts review` hands out one review file, under the
+This engine's `{names.LOG_TOOL} review` hands out one review file, under the
 intent record's `.aidlc-reviews/`, and binds the request to the bytes of
 `code-review.md` as they are when it is requested. `aidlc-review review`
 writes code review's own report and findings (`code-review.md`,
 `code-review-findings.json` beside it) before it requests the engine's review
 record, so the request binds the finished report. The record at that slot
 states the verdict of `code-review-findings.json`; nothing writes
-`code-review.md` after the request. Still never call `aidlc-log.ts review`
+`code-review.md` after the request. Still never call `{names.LOG_TOOL} review`
 for this stage by hand.
 """
 

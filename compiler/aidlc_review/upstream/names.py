@@ -33,6 +33,7 @@ AUDIT_TOOL = "aidlc-audit.ts"
 WORKTREE_TOOL = "aidlc-worktree.ts"
 SWARM_TOOL = "aidlc-swarm.ts"
 STATE_TOOL = "aidlc-state.ts"
+VERSION_CONSTANT = "AIDLC_VERSION"  # what VERSION_TOOL exports
 DISPATCHER_TOOLS = frozenset({DISPATCHER_TOOL, "aidlc"})
 STATE_FILE = "aidlc-state.md"
 RECORDS = "aidlc"  # the engine's record tree in the project
