@@ -181,8 +181,9 @@ def unit_change(
     that base was given (HEAD taken by default is no base: today's behaviour)."""
     if baseline is None or not baseline.base_given:
         return None
-    mode = filter_mode(workspace, unit, ctx.project if ctx is not None else None)
-    return change_since(workspace, baseline.base, files, mode, ctx)
+    project = ctx.project if ctx is not None else _read_project(workspace, unit)
+    mode = filter_mode(workspace, unit, project)
+    return change_since(workspace, baseline.base, files, mode, ctx, project)
 
 
 def configured_change(workspace: Path, unit: str | None, files: Iterable[str]) -> Change | None:
