@@ -17,13 +17,9 @@ from jsonschema import Draft4Validator
 
 from aidlc_review.cli.main import main
 from aidlc_review.harness.layout import PROJECT_ROOT
-from aidlc_review.review.report.sarif_rules import (
-    DETECT_SECRETS,
-    MYPY_CODES,
-    PLUGIN_DOCS,
-    RUFF_RULES,
-)
+from aidlc_review.review.report.sarif_rules import PLUGIN_DOCS
 from tests.ci.github_code_scanning import SARIF_SCHEMA, violations
+from tests.review.report.test_sarif_rules_module import DETECT_SECRETS, MYPY_CODES, RUFF_RULES
 from tests.review.workspace import (
     LEAKY,
     LINT_ERROR,
