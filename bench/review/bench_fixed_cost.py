@@ -3,6 +3,10 @@
 Run by hand (not part of the test suite):
 
     .venv/bin/python bench/review/bench_fixed_cost.py [--repeat 3] [--sizes 10 100 1000]
+        [--base] [--no-small]
+
+``--base`` configures ``base-revision`` in each unchanged-bytes workspace (as Bolt's branch
+point would be); ``--no-small`` leaves out the small-unit row.
 
 Prints one table. The workspaces are ``bench_review.py``'s (a git repository, ruff +
 mypy strict + coverage configured, N claimed files, one planted F401):
@@ -71,14 +75,26 @@ def small_unit(scratch: Path, repeat: int) -> dict[str, float]:
     return {"direct": statistics.median(direct), "first": statistics.median(first)}
 
 
-def unchanged(scratch: Path, size: int, repeat: int) -> dict[str, float]:
+def configure_base(ws: Path) -> None:
+    """``base-revision = "HEAD"`` in the workspace's table, committed: the unit's base is
+    configured (as Bolt's branch point is), so a gate gives the sensors what the pass gave
+    them (``review.record.sensor_replay``); everything claimed is then pre-existing."""
+    pyproject = ws / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'base-revision = "HEAD"\n')
+    git = ["git", "-C", str(ws), "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
+    subprocess.run([*git, "commit", "-qam", "base configured"], check=True)
+
+
+def unchanged(scratch: Path, size: int, repeat: int, base: bool) -> dict[str, float]:
     figures: dict[str, list[float]] = {"hook": [], "verify": [], "ready1": [], "ready2": []}
     for n in range(repeat):  # each repeat: a fresh workspace and cache, reviewed once
         ws = scratch / f"ws-{size}-{n}"
         make_workspace(ws, size)
+        if base:
+            configure_base(ws)
         xdg = scratch / f"xdg-{size}-{n}"
         _, code = timed(review_argv(ws, "run"), ws, xdg)
-        assert code == 1, f"review run exited {code}"  # the planted F401
+        assert code == (0 if base else 1), f"review run exited {code}"  # the planted F401
         for name, argv in (
             ("hook", [CLI, "hook", "verify", "--workspace", str(ws)]),
             ("verify", review_argv(ws, "verify")),
@@ -93,29 +109,36 @@ def unchanged(scratch: Path, size: int, repeat: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
+def print_small(scratch: Path, repeat: int) -> None:
+    before = load()
+    f = small_unit(scratch, repeat)
+    fixed = (f["first"] - f["direct"]) * 1000
+    print(f"| small unit ({SMALL} files) | direct | first pass | fixed cost | ratio | load |")
+    print("|---|---:|---:|---:|---:|---|")
+    ratio = f["first"] / f["direct"]
+    print(
+        f"| cold | {f['direct']:.2f} | {f['first']:.2f} | {fixed:+.0f} ms | "
+        f"{ratio:.2f}x | {before} -> {load()} |"
+    )
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--base", action="store_true", help="configure base-revision")
+    parser.add_argument("--no-small", action="store_true", help="skip the small-unit row")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        before = load()
-        f = small_unit(scratch, args.repeat)
-        fixed = (f["first"] - f["direct"]) * 1000
-        print(f"| small unit ({SMALL} files) | direct | first pass | fixed cost | ratio | load |")
-        print("|---|---:|---:|---:|---:|---|")
-        ratio = f["first"] / f["direct"]
-        print(
-            f"| cold | {f['direct']:.2f} | {f['first']:.2f} | {fixed:+.0f} ms | "
-            f"{ratio:.2f}x | {before} -> {load()} |"
-        )
-        print()
+        if not args.no_small:
+            print_small(scratch, args.repeat)
         print("| claimed files | hook | verify | --ready 1st | --ready 2nd | load |")
         print("|---:|---:|---:|---:|---:|---|")
         for size in args.sizes:
             before = load()
-            u = unchanged(scratch, size, args.repeat)
+            u = unchanged(scratch, size, args.repeat, args.base)
             cells = " | ".join(f"{u[k]:.2f}" for k in ("hook", "verify", "ready1", "ready2"))
             print(f"| {size} | {cells} | {before} -> {load()} |")
 
