@@ -159,6 +159,18 @@ class ResultCache:
             self._db.close()
 
 
+def healthy_cache(directory: Path) -> ResultCache | None:
+    """The cache at ``directory`` unless its file is broken (then None: a sensors' run says
+    so and moves it aside, not a reader that only wants a memo)."""
+    path = directory / "results.sqlite3"
+    if path.exists():
+        try:
+            _open(str(path)).close()
+        except sqlite3.DatabaseError:
+            return None
+    return ResultCache(directory)
+
+
 def _open(target: str) -> sqlite3.Connection:
     """A connection whose ``entries`` table answers; ``sqlite3.DatabaseError`` otherwise."""
     # check_same_thread off: the sensors' threads share it, one at a time (``_lock``)

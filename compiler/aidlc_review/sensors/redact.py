@@ -34,6 +34,7 @@ import bisect
 import functools
 import hashlib
 import re
+import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -189,7 +190,11 @@ def _known_clean(texts: Sequence[str]) -> set[str]:
     cache = _memo_cache() if texts else None
     if cache is not None:
         keys = {_memo_key(t): t for t in texts}
-        _CLEAN.update(keys[k] for k, v in cache.get_many(list(keys)).items() if v is True)
+        try:
+            found = cache.get_many(list(keys))
+        except Exception:  # noqa: BLE001 (an unreadable memo is a miss: the texts are scanned)
+            found = {}
+        _CLEAN.update(keys[k] for k, v in found.items() if v is True)
     return _CLEAN
 
 
@@ -208,20 +213,30 @@ _CLEAN: set[str] = set()  # this process's clean texts (the detector is determin
 
 
 def _memo_cache() -> Any:
-    """The sealed result cache, opened once per process; None when it cannot be."""
-    from aidlc_review.sensors.cache import default_cache_dir
+    """The sealed result cache, opened once per process (per cache home); None when it
+    cannot be opened."""
+    from aidlc_review.sensors.cache import default_cache_dir, healthy_cache
 
     try:
-        return _opened(default_cache_dir())
+        directory = default_cache_dir()
     except Exception:  # noqa: BLE001 (no memo: every text is scanned, as before)
         return None
+    with _OPENING:
+        if _OPEN and _OPEN[0][0] == directory:
+            return _OPEN[0][1]
+        while _OPEN:
+            _OPEN.pop()[1].close()  # another cache home (tests): one connection at a time
+        try:
+            cache = healthy_cache(directory)
+        except Exception:  # noqa: BLE001 (no memo: every text is scanned, as before)
+            return None
+        if cache is not None:
+            _OPEN.append((directory, cache))
+        return cache
 
 
-@functools.cache
-def _opened(directory: Path) -> Any:
-    from aidlc_review.sensors.cache import ResultCache
-
-    return ResultCache(directory)
+_OPEN: list[tuple[Path, Any]] = []
+_OPENING = threading.Lock()  # the sensors' threads redact their messages
 
 
 def _memo_key(text: str) -> str:

@@ -166,9 +166,11 @@ def _restored(data: Any) -> CheckResult | None:
 
 
 def _store(items: dict[str, Any]) -> None:
-    from aidlc_review.sensors.cache import ResultCache, default_cache_dir
+    from aidlc_review.sensors.cache import default_cache_dir, healthy_cache
 
-    cache = ResultCache(default_cache_dir())
+    cache = healthy_cache(default_cache_dir())  # a broken one is the sensors' to report
+    if cache is None:
+        return
     try:
         cache.put_many(items)
     finally:
@@ -176,9 +178,11 @@ def _store(items: dict[str, Any]) -> None:
 
 
 def _recall(keys: list[str]) -> dict[str, Any]:
-    from aidlc_review.sensors.cache import ResultCache, default_cache_dir
+    from aidlc_review.sensors.cache import default_cache_dir, healthy_cache
 
-    cache = ResultCache(default_cache_dir())
+    cache = healthy_cache(default_cache_dir())
+    if cache is None:
+        return {}
     try:
         return cache.get_many(keys)
     finally:
