@@ -18,7 +18,8 @@ The pass keeps its results only when that key is the same before and after its s
 ran (nothing changed under them). A gate that asks with the same key gets the very results
 the pass got; the merge with the record, the verdict and every check on the record are
 still the gate's own. Another byte, setting, sensor or plan is another key: the sensor
-runs. An entry whose seal does not verify is a miss. ``cache = false`` turns it off.
+runs. An entry whose seal does not verify is a miss. Settings that keep the result cache
+in memory (``{"cache": False}``) turn it off.
 
 The review's own findings are not what the gate recomputes (the gate marks a reviewer
 finding it did not re-examine, and merges with the recorded ledger rather than the
