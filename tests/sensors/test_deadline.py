@@ -67,3 +67,36 @@ def test_threads_forking_at_once_each_get_their_results() -> None:
     with ThreadPoolExecutor(4) as pool:
         runs = [result for results in pool.map(many, range(4)) for result in results]
     assert runs == [{0: 0.0, 1: 0.0}] * 48
+
+
+def _module_seen(names: Sequence[str]) -> Iterator[tuple[int, bool]]:
+    import sys
+
+    for index, name in enumerate(names):
+        yield index, name in sys.modules
+
+
+def test_no_fork_lands_while_another_thread_is_importing_what_the_child_runs() -> None:
+    """A child forked in the middle of another thread's import would inherit the module
+    half-made (``KeyError: 'detect_secrets'``): a fork waits until the import is done."""
+    import sys
+
+    from aidlc_review.sensors.deadline import no_fork
+
+    name = "_aidlc_test_half_imported"
+    started, forked_at = time.monotonic(), []
+
+    def importing() -> None:
+        with no_fork():
+            time.sleep(0.5)  # the import takes its time
+            sys.modules[name] = type(sys)(name)
+
+    with ThreadPoolExecutor(2) as pool:
+        done = pool.submit(importing)
+        time.sleep(0.1)
+        seen = run_limited(_module_seen, [name], 5.0).results
+        forked_at.append(time.monotonic() - started)
+        done.result()
+    del sys.modules[name]
+    assert seen == {0: True}  # the child saw the import finished, never half of it
+    assert forked_at[0] >= 0.5

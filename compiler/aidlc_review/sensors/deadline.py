@@ -11,7 +11,9 @@ and the caller learns which items were finished; the rest were not checked.
 
 Forks are taken one at a time (``_FORKING``): the Bolt pipeline reviews units on threads,
 and a library's fork guard (filelock's, when a host process imports it) refuses an
-``os.fork`` while another thread is inside one.
+``os.fork`` while another thread is inside one. The same lock keeps a fork from landing in
+the middle of another thread's import of what the child runs (``no_fork``): a child
+inheriting a half-imported ``detect_secrets`` fails with ``KeyError: 'detect_secrets'``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ from typing import Any
 Work = Callable[[Sequence[Any]], Iterator[tuple[int, Any]]]
 _DONE, _FAILED = -1, -2  # the child's last line: its indexes are never negative
 _FORKING = threading.Lock()
+
+
+@contextlib.contextmanager
+def no_fork() -> Iterator[None]:
+    """No ``run_limited`` forks while this is held: import and load what a child inherits
+    (detect-secrets, its plugins and filters) inside it. Never call ``run_limited`` here."""
+    with _FORKING:
+        yield
 
 
 class WorkerFailed(Exception):

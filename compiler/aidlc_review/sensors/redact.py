@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.sensors.deadline import WorkerFailed, run_limited
+from aidlc_review.sensors.deadline import WorkerFailed, no_fork, run_limited
 
 REDACTED = "<redacted secret>"
 FAST_CHARS = 512  # checked in process: the slowest known text this long takes about 60 ms
@@ -416,10 +416,12 @@ def _widener(text: str) -> Callable[[int, int], tuple[int, int]]:
 
 @functools.cache
 def _plugins() -> tuple[Any, ...]:
-    """One instance of every built-in plugin with its defaults (no global settings touched)."""
-    try:
-        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    except ImportError:
-        return ()
-    classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
-    return tuple(cls() for cls in classes)
+    """One instance of every built-in plugin with its defaults (no global settings touched),
+    loaded where no fork can copy them half-imported (``deadline.no_fork``)."""
+    with no_fork():
+        try:
+            from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+        except ImportError:
+            return ()
+        classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
+        return tuple(cls() for cls in classes)

@@ -43,7 +43,7 @@ from aidlc_review.sensors.context import (
     nothing_to_check,
     run_file_local,
 )
-from aidlc_review.sensors.deadline import WorkerFailed, run_limited
+from aidlc_review.sensors.deadline import WorkerFailed, no_fork, run_limited
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.suppressions import Suppressions
 
@@ -61,8 +61,9 @@ def run(ctx: SensorContext) -> CheckResult:
     if not ctx.files:
         return nothing_to_check(ctx)
     try:
-        from detect_secrets.__version__ import VERSION
-        from detect_secrets.settings import default_settings, get_settings, transient_settings
+        with no_fork():  # a fork in another thread must not inherit it half-imported
+            from detect_secrets.__version__ import VERSION
+            from detect_secrets.settings import default_settings, get_settings, transient_settings
     except ImportError:
         raise ToolMissing("detect-secrets is not installed") from None
     seconds = _positive(ctx, "max_scan_seconds", MAX_SCAN_SECONDS)
@@ -86,7 +87,8 @@ def run(ctx: SensorContext) -> CheckResult:
     ):
         get_settings().filters.pop(ALLOWLIST_FILTER, None)  # the base's pragmas: below
         settings_json = get_settings().json()
-        _warm_up(ctx.scratch)
+        with no_fork():
+            _warm_up(ctx.scratch)
         check = _limited_check(ctx, time.monotonic() + seconds, seconds)
         found = run_file_local(
             ctx, (VERSION, settings_json), "detect-secrets", [], check, marks.key
