@@ -58,11 +58,7 @@ def memo_key(
     # the record's own files, wherever ``--record`` put them
     record = [(str(p), _hashed(p.parent, [p.name])[0][1]) for p in _record_files(paths)]
     parts: list[Any] = [
-        LABEL,
-        __version__,
-        sys.executable,
-        os.environ.get("PATH", ""),
-        paths.unit,
+        *running_parts(LABEL, paths.unit),
         base,
         _change_parts(change),
         thorough,
@@ -110,6 +106,12 @@ def remember(key: str, again: Recomputed) -> None:
         cache.put_many({key: value})
     finally:
         cache.close()
+
+
+def running_parts(label: str, unit: str | None) -> list[Any]:
+    """What a sealed answer is valid for besides the bytes: its kind, this plugin's
+    version, the interpreter, the tools' PATH, the unit."""
+    return [label, __version__, sys.executable, os.environ.get("PATH", ""), unit]
 
 
 def seen_files(workspace: Path, leave_out: tuple[str, ...] = ()) -> list[tuple[str, str]] | None:

@@ -33,16 +33,18 @@ is configured.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aidlc_review import __version__
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.review.inputs.paths import RecordPaths
-from aidlc_review.review.record.proof_memo import digest_of, plan_files, seen_files
+from aidlc_review.review.record.proof_memo import (
+    digest_of,
+    plan_files,
+    running_parts,
+    seen_files,
+)
 from aidlc_review.sensors.results import CheckFinding, CheckResult
 
 LABEL = "sensor-replay/1"
@@ -104,11 +106,7 @@ def inputs_digest(
     if seen is None:
         return None
     parts: list[Any] = [
-        LABEL,
-        __version__,
-        sys.executable,
-        os.environ.get("PATH", ""),
-        paths.unit,
+        *running_parts(LABEL, paths.unit),
         seen,
         plan_files(paths.workspace, harness),
         sorted(files),
