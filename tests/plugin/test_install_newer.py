@@ -21,7 +21,7 @@ def _generation_prose() -> str:
     return load_contributions(plugin_root())["code-generation"].fragments[0].prose
 
 
-def test_an_engine_written_manifest_replaces_only_the_step_that_asked_for_one():
+def test_an_engine_checked_manifest_replaces_only_the_step_that_asked_for_a_second_one():
     prose = _generation_prose()
 
     lowered = manifest_step(prose)
@@ -29,7 +29,8 @@ def test_an_engine_written_manifest_replaces_only_the_step_that_asked_for_one():
     assert "write `source-manifest.json`" in prose
     assert "write `source-manifest.json`" not in lowered
     assert '"writes": [' not in lowered
-    assert "Do not write one of your own" in lowered
+    assert "do not write a second one" in " ".join(lowered.split())
+    assert "this engine's own Code Generation step" in lowered
     assert lowered.startswith(prose[: prose.index("Code review reads")])
     assert lowered.endswith(prose[prose.index("**Autonomous construction") - 2 :])
 

@@ -46,28 +46,66 @@ def _tool(harness: Path, name: str, text: str) -> None:
     (harness / "tools" / name).write_text(text)
 
 
+# The shapes below are upstream's own (awslabs/aidlc-workflows core/, docs/upstream-newer.md).
+SLOT_LOGGER = "    let requestId: string | null = null;\n    let reviewFile: string | null = null;\n"
+MANIFEST_LOGGER = (
+    "    const manifest = readUnitSourceManifest(\n      pd,\n      flags.stage as string,\n"
+)
+UNITS_STAGE = (
+    "- `directive.unit` present:\n"
+    "  `<record>/construction/units/<directive.unit>/code-generation/`\n"
+)
+
+
 def test_a_logger_that_hands_out_a_review_file_is_read_as_the_review_slot_contract(tmp_path):
     harness = _engine(tmp_path, "")
-    _tool(harness, "aidlc-log.ts", "return { requestId, reviewFile };\n")
+    _tool(harness, "aidlc-log.ts", SLOT_LOGGER)
 
     assert EngineFeatures.read(harness).review_slot
 
 
-def test_an_engine_whose_state_tool_names_the_source_manifest_writes_it_itself(tmp_path):
+def test_a_logger_naming_only_the_old_review_folder_hands_out_no_slot(tmp_path):
+    harness = _engine(tmp_path, "")
+    _tool(harness, "aidlc-log.ts", 'const LEGACY_REVIEW_RECORDS_DIR = ".aidlc-reviews";\n')
+
+    assert not EngineFeatures.read(harness).review_slot
+
+
+def test_a_logger_that_validates_the_unit_source_manifest_is_read_as_the_engine_checking_it(
+    tmp_path,
+):
+    harness = _engine(tmp_path, "")
+    _tool(harness, "aidlc-log.ts", MANIFEST_LOGGER)
+
+    assert EngineFeatures.read(harness).engine_source_manifest
+
+
+def test_an_engine_whose_state_tool_names_the_source_manifest_checks_it(tmp_path):
     harness = _engine(tmp_path, "")
     _tool(harness, "aidlc-state.ts", 'const MANIFEST = "source-manifest.json";\n')
 
     assert EngineFeatures.read(harness).engine_source_manifest
 
 
-def test_unit_records_under_construction_units_are_resolved_there(tmp_path):
+def test_unit_records_its_code_generation_stage_puts_under_construction_units_are_read_there(
+    tmp_path,
+):
     harness = _engine(tmp_path, "")
-    _tool(harness, "aidlc-lib.ts", 'return join(record, "construction", "units", unit);\n')
+    stage = harness / "aidlc-common" / "stages" / "construction" / "code-generation.md"
+    stage.parent.mkdir(parents=True)
+    stage.write_text(UNITS_STAGE)
 
     features = EngineFeatures.read(harness)
 
     assert features.units_record_dir
     assert features.unit_record_dir("billing") == "construction/units/billing"
+
+
+def test_unit_records_a_tool_joins_under_construction_units_are_read_there(tmp_path):
+    harness = _engine(tmp_path, "")
+    _tool(harness, "aidlc-lib.ts", 'return join(record, "construction", "units", unit);\n')
+
+    assert EngineFeatures.read(harness).unit_record_dir("billing") == "construction/units/billing"
 
 
 def test_a_logger_that_computes_the_budget_owns_it(tmp_path):
@@ -81,7 +119,8 @@ def test_the_schema_says_which_stage_keys_it_requires_and_what_a_reviewer_needs(
     harness = _engine(tmp_path, "")
     schema = (
         'const REQUIRED_FIELDS = [\n  "slug",\n  "phase",\n] as const;\n'
-        'errors.push("reviewer requires review_artifact");\n'
+        "  if (reviewerDeclared && !reviewArtifactDeclared) {\n"
+        '    errors.push("reviewer requires review_artifact");\n'
     )
     _tool(harness, "aidlc-stage-schema.ts", schema)
 

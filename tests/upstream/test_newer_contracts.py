@@ -73,7 +73,7 @@ def test_a_schema_that_knows_review_artifact_gets_code_review_declared_as_it(pro
 def test_a_logger_handing_out_review_slots_gets_the_report_written_before_the_request(
     project,
 ):
-    _append(project, "tools/aidlc-log.ts", 'export const REVIEW_SLOTS = ".aidlc-reviews";')
+    _append(project, "tools/aidlc-log.ts", "export let reviewFile: string | null = null;")
     _commit(project, "the logger of 2.8: one review record at a slot it hands out")
 
     assert _install(project) == 0
@@ -85,14 +85,18 @@ def test_a_logger_handing_out_review_slots_gets_the_report_written_before_the_re
     _upstream_accepts(project)
 
 
-def test_an_engine_writing_source_manifests_itself_is_not_asked_for_one(project):
-    _append(project, "tools/aidlc-state.ts", 'export const UNIT_MANIFEST = "source-manifest.json";')
-    _commit(project, "the engine of #813: it writes and enforces each unit's source manifest")
+def test_an_engine_checking_source_manifests_itself_is_not_asked_for_a_second_one(project):
+    _append(
+        project,
+        "tools/aidlc-log.ts",
+        "export const readUnitSourceManifest = (pd: string, stage: string, unit: string) => null;",
+    )
+    _commit(project, "the engine of #813: it validates each unit's source manifest")
 
     assert _install(project) == 0
 
     generation = (project.harness / GENERATION).read_text(encoding="utf-8")
-    assert "Do not write one of your own" in generation
+    assert "do not write a second one" in " ".join(generation.split())
     assert "write `source-manifest.json`" not in generation
     assert '{"stage": "code-generation"' not in generation
     _upstream_accepts(project)

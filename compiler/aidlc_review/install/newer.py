@@ -9,8 +9,9 @@ Each change is detected from the engine's own schema and tools (``EngineFeatures
   itself: the plugin's budget is not written into the stage (the ledger keeps it);
 - the logger hands a reviewer one review slot: code-review's body gains the step that writes
   code review's own report and findings before the engine's review is requested;
-- the engine writes each unit's ``source-manifest.json`` itself: code-generation's
-  contribution no longer asks for one, it points at the engine's.
+- the engine validates each unit's ``source-manifest.json`` and upstream's own
+  code-generation asks for it (the same schema as the plugin's): code-generation's
+  contribution no longer asks for a second one, it points at that one.
 
 What install cannot lower is refused before anything is written, naming what was found: a
 stage key the schema requires or couples to ``reviewer`` that the installed stage cannot
@@ -52,7 +53,7 @@ class Lowering:
     review_artifact: bool  # declare review_artifact: code-review
     write_budget: bool  # write the plugin's gated budget as reviewer_max_iterations
     review_slot: bool  # the reviewer writes one record at the slot the logger hands out
-    engine_manifest: bool  # the engine writes each unit's source-manifest.json
+    engine_manifest: bool  # the engine validates the source-manifest.json its stage asks for
 
     @classmethod
     def read(cls, harness: Path) -> Lowering:
@@ -111,9 +112,10 @@ def manifest_step(prose: str) -> str:
         )
     engine_step = (
         "Code review reads exactly the files this stage claims, in the\n"
-        "`source-manifest.json` this engine writes and checks for each unit itself, in\n"
-        "the folder of this directive's `produces` paths. Do not write one of your own:\n"
-        "complete the unit as the engine asks, and code review reads the engine's."
+        "`source-manifest.json` this engine's own Code Generation step has you write\n"
+        "(its strict schema, in the folder of this directive's `produces` paths) and\n"
+        "validates before it records any review. Write it once, as that step says; do\n"
+        "not write a second one: code review reads the same file."
     )
     return prose[:start] + engine_step + prose[end + len(MANIFEST_STEP_END) :]
 

@@ -9,23 +9,27 @@ vocabulary, ``AIDLC_VERSION``) is read by ``harness.engine``; what it *does* is 
 - ``gate_deferral``: whether its graph compiles ``completion_gate`` (the proposed upstream
   patch, ``docs/upstream-gate-deferral.patch``, or an engine that took it).
 
-The contract changes upstream made after 2.6.18 (DESIGN §8 research; awslabs/aidlc-workflows
-``core/``), each read where the engine spells it, for what install lowers to:
+The contract changes upstream made after 2.6.18, each read where upstream's newer files
+spell it (confirmed against awslabs/aidlc-workflows ``core/``: docs/upstream-newer.md names
+the files and commits), for what install lowers to:
 
-- ``review_slot``: its logger hands a reviewer one review file, under the intent record's
-  ``.aidlc-reviews/`` (``aidlc-log.ts review`` returns ``requestId`` and ``reviewFile``,
-  upstream PR #1000): the reviewer writes that record and nothing else;
-- ``engine_source_manifest``: the engine itself writes and enforces each unit's
-  ``source-manifest.json`` (upstream #813): one of its state/orchestration tools names it;
+- ``review_slot``: ``aidlc-log.ts review`` returns ``requestId`` and ``reviewFile``, the one
+  file the reviewer writes (``let reviewFile`` in the logger; stage-protocol-reviewer.md
+  §12a): the marker is the word ``reviewFile`` in the logger;
+- ``engine_source_manifest``: the engine validates each unit's ``source-manifest.json``
+  before it records a review (the logger calls ``readUnitSourceManifest``; its refusal names
+  ``.../source-manifest.json``), and upstream's own code-generation writes it;
 - ``units_record_dir``: a unit's records live under ``construction/units/<unit>/`` rather
-  than ``construction/<unit>/`` (``aidlc-lib.ts`` joins ``"construction", "units"``);
+  than ``construction/<unit>/`` (the engine's own code-generation stage resolves
+  ``<record>/construction/units/<directive.unit>/code-generation/``; a tool joining
+  ``"construction", "units"`` is read as the same, inferred);
 - ``logger_budget``: its logger computes a review's budget itself (``aidlc-log.ts`` reads
   ``reviewer_max_iterations`` / the review class; 2.6.18 already does).
 
 And what a stage must carry, from ``aidlc-stage-schema.ts``: ``required_stage_keys``
 (``REQUIRED_FIELDS``) and ``reviewer_requires``, the keys its validator says a ``reviewer``
-needs (the newest: ``"reviewer requires review_artifact"``): a key install does not know how
-to fill is a contract it cannot lower.
+needs (upstream's: ``errors.push("reviewer requires review_artifact")``): a key install does
+not know how to fill is a contract it cannot lower.
 """
 
 from __future__ import annotations
@@ -38,11 +42,14 @@ UTILITY = "tools/aidlc-utility.ts"
 GRAPH = "tools/aidlc-graph.ts"
 LOGGER = "tools/aidlc-log.ts"
 LIB = "tools/aidlc-lib.ts"
-# the tools that run a stage's completion: where an engine-owned source manifest is named
-COMPLETION_TOOLS = ("tools/aidlc-state.ts", "tools/aidlc-orchestrate.ts", LIB)
+# the tools that run a review request or a stage's completion: where the engine names the
+# source manifest it validates
+COMPLETION_TOOLS = (LOGGER, "tools/aidlc-state.ts", "tools/aidlc-orchestrate.ts", LIB)
+# the engine's own code-generation stage: where it says where a unit's records are
+GENERATION_STAGE = "aidlc-common/stages/construction/code-generation.md"
 BIRTH_VERBS = ("intent-create", "intent-birth")  # newest first
-SOURCE_MANIFEST = "source-manifest.json"
-REVIEW_SLOT = re.compile(r"\.aidlc-reviews\b|\breviewFile\b")
+SOURCE_MANIFEST = re.compile(r"source-manifest\.json|\breadUnitSourceManifest\b")
+REVIEW_SLOT = re.compile(r"\breviewFile\b")
 UNITS_DIR = re.compile(r"""construction(?:/|["'`],\s*["'`])units\b""")
 LOGGER_BUDGET = re.compile(r"\breviewer_max_iterations\b|\breview_cap\b")
 SCHEMA = "tools/aidlc-stage-schema.ts"
@@ -75,9 +82,11 @@ class EngineFeatures:
             gate_deferral='"completion_gate"' in _read(harness / GRAPH),
             review_slot=REVIEW_SLOT.search(logger) is not None,
             engine_source_manifest=any(
-                SOURCE_MANIFEST in _read(harness / tool) for tool in COMPLETION_TOOLS
+                SOURCE_MANIFEST.search(_read(harness / tool)) for tool in COMPLETION_TOOLS
             ),
-            units_record_dir=UNITS_DIR.search(_read(harness / LIB)) is not None,
+            units_record_dir=any(
+                UNITS_DIR.search(_read(harness / where)) for where in (GENERATION_STAGE, LIB)
+            ),
             logger_budget=LOGGER_BUDGET.search(logger) is not None,
             required_stage_keys=(
                 frozenset(re.findall(r'"([^"]+)"', required.group(1))) if required else None
