@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aidlc_review.harness.engine import read_dialect
 from aidlc_review.upstream.features import EngineFeatures
+from aidlc_review.upstream.version import engine_version
 
 
 def _engine(root: Path, utility: str, graph: str = "") -> Path:
@@ -47,7 +49,9 @@ def _tool(harness: Path, name: str, text: str) -> None:
 
 
 # The shapes below are upstream's own (awslabs/aidlc-workflows core/, docs/upstream-newer.md).
-SLOT_LOGGER = "    let requestId: string | null = null;\n    let reviewFile: string | null = null;\n"
+SLOT_LOGGER = (
+    "    let requestId: string | null = null;\n    let reviewFile: string | null = null;\n"
+)
 MANIFEST_LOGGER = (
     "    const manifest = readUnitSourceManifest(\n      pd,\n      flags.stage as string,\n"
 )
@@ -137,3 +141,20 @@ def test_an_engine_saying_none_of_it_carries_no_newer_contract(tmp_path):
     assert not (features.units_record_dir or features.logger_budget)
     assert features.required_stage_keys is None
     assert features.unit_record_dir("billing") == "construction/billing"
+
+
+def test_the_engine_version_is_read_where_its_version_tool_declares_it(tmp_path):
+    harness = _engine(tmp_path, "")
+    _tool(harness, "aidlc-version.ts", '// the version\nexport const AIDLC_VERSION = "2.11.3";\n')
+
+    assert engine_version(harness) == "2.11.3"
+    assert read_dialect(harness).engine == "2.11.3"
+
+
+def test_an_engine_without_a_declared_version_has_none(tmp_path):
+    harness = _engine(tmp_path, "")
+    _tool(harness, "aidlc-version.ts", "export const VERSION = 3;\n")
+
+    assert engine_version(harness) is None
+    assert engine_version(tmp_path / "nowhere") is None
+    assert read_dialect(harness).engine == "unknown"

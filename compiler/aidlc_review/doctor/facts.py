@@ -21,12 +21,12 @@ from aidlc_review.harness.review_plan import (
     broken_parts,
     read_review_plan,
 )
-from aidlc_review.install.engine_contract import EngineContract
 from aidlc_review.install.ledger import read_ledger
 from aidlc_review.review.inputs.intent import active_intent_record, upstream_harness
 from aidlc_review.sensors.descriptors import shipped_tools
 from aidlc_review.sensors.tools import find_tool, tool_version
 from aidlc_review.upstream.tools import find_bun
+from aidlc_review.upstream.version import engine_version
 
 ToolFacts = tuple[str, str | None, list[str] | None, str | None]
 
@@ -88,7 +88,7 @@ def _broken(harness: Path) -> list[str]:
 
 
 def _aidlc_version(root: Path) -> str | None:
-    return EngineContract.read(root).version
+    return engine_version(root)
 
 
 def _tool(exe: str | None, argv: list[str] | None, dist: str | None) -> dict[str, Any]:

@@ -5,7 +5,8 @@ this plugin has not seen is judged by what it says of itself.
 
 - ``tools/aidlc-graph.ts``: that an engine is present at all, and its ``FIELD_ORDER`` (the
   keys of a compiled node: whether a reviewer's class is written into it);
-- ``tools/aidlc-version.ts``: ``AIDLC_VERSION``, named in messages;
+- ``tools/aidlc-version.ts``: the version it declares, read by ``upstream.version`` (the one
+  reading of it), named in messages;
 - ``tools/aidlc-stage-schema.ts``: the stage keys (``REQUIRED_FIELDS`` + ``OPTIONAL_FIELDS``)
   and, in its ``StageFrontmatter`` interface, the literal values ``review_class`` and
   ``summary_confirmation`` take;
@@ -26,8 +27,8 @@ from typing import Any
 
 from aidlc_review.harness import listing
 from aidlc_review.harness.definitions.dialect import SOURCE, Dialect
+from aidlc_review.upstream.version import VERSION_FILE, version_in
 
-_VERSION = re.compile(r'\bAIDLC_VERSION\s*=\s*"([^"]*)"')
 _WORDS = re.compile(r'"([^"]*)"')
 
 
@@ -42,7 +43,7 @@ def read_dialect(root: Path) -> Dialect:
     node_keys = _const_list(graph, "FIELD_ORDER") or ()
     keys = _stage_keys(schema)
     return Dialect(
-        engine=_version(texts["tools/aidlc-version.ts"] or ""),
+        engine=version_in(texts[VERSION_FILE] or "") or "unknown",
         stage_keys=keys,
         stage_review_classes=_field_values(
             schema, "review_class", keys, SOURCE.stage_review_classes
@@ -61,11 +62,6 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-
-
-def _version(source: str) -> str:
-    found = _VERSION.search(source)
-    return found.group(1) if found else "unknown"
 
 
 def _const_list(source: str, name: str) -> tuple[str, ...] | None:

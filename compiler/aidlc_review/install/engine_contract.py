@@ -20,8 +20,8 @@ from aidlc_review.harness import listing
 from aidlc_review.harness.definitions.dialect import Dialect
 from aidlc_review.harness.engine import read_dialect
 from aidlc_review.upstream import names
+from aidlc_review.upstream.version import VERSION_FILE
 
-VERSION_FILE = f"{names.TOOLS_DIR}/{names.VERSION_TOOL}"
 # major.minor of the engines install was verified with (../shared/README.md: 2.5.5, 2.6.18)
 VERIFIED = ((2, 5), (2, 6))
 REVIEW_ARTIFACT = "review_artifact"
