@@ -34,3 +34,20 @@ def test_a_missing_change_list_is_bad_input(tmp_path, capsys):
     code = main(["hook", "units", "--workspace", str(tmp_path), "--changed-from", "nope.txt"])
     assert code == 2
     assert capsys.readouterr().err == "--changed-from nope.txt: no such file\n"
+
+
+def test_units_whose_records_the_engine_keeps_under_construction_units_are_selected_there(
+    tmp_path, capsys
+):
+    workspace = three_unit_workspace(tmp_path / "repo")
+    construction = workspace / "aidlc-docs" / "construction"
+    (construction / "units").mkdir()
+    for unit in CLAIMS:  # the newest engine's layout (docs/upstream-newer.md)
+        (construction / unit).rename(construction / "units" / unit)
+
+    assert units_for(capsys, workspace, None) == sorted(CLAIMS)
+    record = "aidlc-docs/construction/units/u3-http/code-review/code-review-findings.json"
+    assert units_for(capsys, workspace, [record, "src/inventory/pricing.py"]) == [
+        "u2-pricing",
+        "u3-http",
+    ]

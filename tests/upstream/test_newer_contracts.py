@@ -12,6 +12,7 @@ import pytest
 from tests.upstream.engine import UpstreamProject
 
 from aidlc_review.cli.main import main
+from aidlc_review.install.newer import Lowering
 from aidlc_review.upstream.features import EngineFeatures
 
 pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
@@ -58,6 +59,7 @@ def test_the_engines_that_run_here_carry_none_of_the_newer_changes_install_lower
     assert not features.engine_source_manifest
     assert not features.units_record_dir
     assert features.unit_record_dir("u1") == "construction/u1"
+    assert not Lowering.read(project.harness).unit_records
 
 
 def test_a_schema_that_knows_review_artifact_gets_code_review_declared_as_it(project):
@@ -120,17 +122,32 @@ def test_a_logger_owning_budgets_where_stages_carry_none_gets_no_budget_written(
     assert project.tool("graph", "compile", "--check").code == 0
 
 
-def test_records_under_construction_units_are_refused_naming_it_and_nothing_is_written(
-    project, capsys
-):
-    _append(project, "tools/aidlc-lib.ts", 'export const UNIT_RECORDS = ["construction", "units"];')
+UNITS_STEP = (  # upstream's newer code-generation stage, Step 1 (docs/upstream-newer.md)
+    "\nFor every later path in this stage, set `<code-generation-record>` from the\n"
+    "directive exactly once:\n\n- `directive.unit` present:\n"
+    "  `<record>/construction/units/<directive.unit>/code-generation/`\n"
+)
+
+
+def test_records_under_construction_units_are_named_there_in_every_installed_text(project):
+    _append(project, GENERATION, UNITS_STEP)
     _commit(project, "the engine of 2.11: unit records under construction/units/<unit>/")
 
-    assert _install(project) == 1
+    assert _install(project) == 0
 
-    err = capsys.readouterr().err
-    assert "construction/units/<unit>/" in err
-    assert "nothing was written" in err
+    review = _review_stage(project)
+    assert "`<record>/construction/units/<unit>/code-review/` holds" in " ".join(review.split())
+    assert "construction/<unit>/" not in review
+    for contributed in (GENERATION, "aidlc-common/stages/construction/build-and-test.md"):
+        text = (project.harness / contributed).read_text(encoding="utf-8")
+        assert "construction/<unit>/" not in text
+    assert "construction/units/<unit>/code-review/" in " ".join(
+        (project.harness / "aidlc-common/stages/construction/build-and-test.md")
+        .read_text(encoding="utf-8")
+        .split()
+    )
+    _upstream_accepts(project)
+    assert main(["uninstall", "--harness", str(project.harness)]) == 0
     assert project.status() == ""
 
 

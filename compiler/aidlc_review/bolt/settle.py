@@ -24,6 +24,7 @@ from aidlc_review.review.record.store import load_document
 from aidlc_review.review.record.upstream_receipt import record_upstream_review
 from aidlc_review.review.record.verify import verify_review
 from aidlc_review.upstream import names
+from aidlc_review.upstream.records import unit_folders
 from aidlc_review.upstream.tools import find_bun
 
 CONSTRUCTION_STAGES = "aidlc-common/stages/construction"
@@ -67,13 +68,11 @@ def settle_reviews(workspace: Path, say: Say) -> Settled:
 
 def intent_units(record: Path, harness: Path) -> list[str]:
     """The units the intent has construction records for (every per-unit stage writes
-    ``construction/<unit>/<stage>/``); a stage-level folder is named after its stage."""
-    construction = record / "construction"
-    if not construction.is_dir():
-        return []
+    ``construction/<unit>/<stage>/``, or ``construction/units/<unit>/<stage>/`` where the
+    engine keeps them there); a stage-level folder is named after its stage."""
     stages = {p.stem for p in (harness / CONSTRUCTION_STAGES).glob("*.md")}
     return sorted(
-        d.name
-        for d in construction.iterdir()
-        if d.is_dir() and d.name not in stages and any(c.is_dir() for c in d.iterdir())
+        name
+        for name, d in unit_folders(record).items()
+        if name not in stages and any(c.is_dir() for c in d.iterdir())
     )

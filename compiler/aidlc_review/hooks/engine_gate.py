@@ -41,6 +41,7 @@ from aidlc_review.upstream.commands import (
     scripts_run,
     unreadable,
 )
+from aidlc_review.upstream.records import unit_folders
 
 STATE_FILE = names.STATE_FILE
 _CURRENT = re.compile(r"^- \*\*Current Stage\*\*:[ \t]*(.*)$", re.M)
@@ -166,12 +167,9 @@ def intent_units(workspace: Path, record: Path) -> list[str]:
     """The units the intent has construction records for: code generation's or a review's."""
     from aidlc_review.hooks.stale import reviewed_units
 
-    construction = record / "construction"
-    folders = sorted(construction.iterdir()) if construction.is_dir() else []
+    folders = unit_folders(record)  # construction/<unit>/ or construction/units/<unit>/
     units = {
-        d.name
-        for d in folders
-        if d.is_dir() and ((d / SOURCE_STAGE).is_dir() or (d / STAGE).is_dir())
+        name for name, d in folders.items() if (d / SOURCE_STAGE).is_dir() or (d / STAGE).is_dir()
     }
     stage_level = {SOURCE_STAGE, STAGE, ENGINE_PLACEHOLDER_UNIT}  # no unit's folders
     return sorted((units | reviewed_units(workspace, record)) - stage_level)

@@ -20,6 +20,7 @@ from aidlc_review.review.inputs.paths import (
 from aidlc_review.review.record.proof import prove_unit
 from aidlc_review.review.record.seal import ForgedState
 from aidlc_review.review.record.verify import proof_reasons
+from aidlc_review.upstream.records import unit_folders
 
 
 def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
@@ -43,6 +44,7 @@ def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
 def reviewed_units(workspace: Path, record: Path | None) -> set[str]:
     """Units with a review in the record: a code-review folder or the engine's state."""
     base = record or default_record(workspace)
-    folders = [*base.glob(f"construction/*/{STAGE}"), *base.glob(f"{ENGINE_DIR}/{STAGE}/*")]
+    folders = [d / STAGE for d in unit_folders(base).values()]
+    folders += [*base.glob(f"{ENGINE_DIR}/{STAGE}/*")]
     named = {f.parent.name if f.name == STAGE else f.name for f in folders if f.is_dir()}
     return named - {STAGE_LEVEL, ENGINE_PLACEHOLDER_UNIT}  # the stage level is no unit

@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from aidlc_review.review.inputs.paths import ENGINE_PLACEHOLDER_UNIT, default_record
+from aidlc_review.upstream.records import unit_folders
 
 MANIFEST = Path("code-generation") / "source-manifest.json"
 
 
 def recorded_units(workspace: Path, record: Path | None) -> dict[str, Path]:
-    """``{unit: its source-manifest.json}`` for every unit under ``<record>/construction/``."""
-    base = (record or default_record(workspace)) / "construction"
-    found = sorted(base.glob(f"*/{MANIFEST.as_posix()}")) if base.is_dir() else []
-    units = {path.parents[1].name: path for path in found}
+    """``{unit: its source-manifest.json}`` for every unit under ``<record>/construction/``
+    (``construction/units/`` where the engine keeps them there: ``upstream.names``)."""
+    folders = unit_folders(record or default_record(workspace))
+    units = {unit: folder / MANIFEST for unit, folder in folders.items()}
+    units = {unit: path for unit, path in units.items() if path.is_file()}
     units.pop(ENGINE_PLACEHOLDER_UNIT, None)  # upstream 2.5's stage-level folder: no unit
     return units
 

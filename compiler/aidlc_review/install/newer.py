@@ -13,10 +13,14 @@ Each change is detected from the engine's own schema and tools (``EngineFeatures
   code-generation asks for it (the same schema as the plugin's): code-generation's
   contribution no longer asks for a second one, it points at that one.
 
+- the engine keeps a unit's records under ``construction/units/<unit>/`` (its own
+  code-generation stage says so): the installed texts name that folder wherever they name a
+  unit's records, and the runtime finds them there through the door
+  (``upstream.names.unit_records``).
+
 What install cannot lower is refused before anything is written, naming what was found: a
 stage key the schema requires or couples to ``reviewer`` that the installed stage cannot
-carry, and records under ``construction/units/<unit>/`` (the plugin's review, hooks and
-``bolt`` still resolve ``construction/<unit>/``).
+carry.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ class Lowering:
     write_budget: bool  # write the plugin's gated budget as reviewer_max_iterations
     review_slot: bool  # the reviewer writes one record at the slot the logger hands out
     engine_manifest: bool  # the engine validates the source-manifest.json its stage asks for
+    unit_records: bool = False  # a unit's records under construction/units/<unit>/
 
     @classmethod
     def read(cls, harness: Path) -> Lowering:
@@ -66,6 +71,7 @@ class Lowering:
             write_budget=keys is None or BUDGET_KEY in keys or not features.logger_budget,
             review_slot=features.review_slot,
             engine_manifest=features.engine_source_manifest,
+            unit_records=features.units_record_dir,
         )
 
 
@@ -82,11 +88,6 @@ def refuse_unknown(harness: Path, contract: EngineContract, features: EngineFeat
         )
     if REVIEW_ARTIFACT in coupled and not contract.review_artifact:
         found.append(f"its stage schema requires {REVIEW_ARTIFACT} but does not list the key")
-    if features.units_record_dir:
-        found.append(
-            "it keeps a unit's records under construction/units/<unit>/, where the plugin's "
-            "review, hooks and bolt read construction/<unit>/"
-        )
     if found:
         raise EngineContractUnknown(
             f"{harness}: upstream's engine{_version(contract)} carries a contract this plugin "
@@ -133,6 +134,12 @@ states the verdict of `code-review-findings.json`; nothing writes
 `code-review.md` after the request. Still never call `{names.LOG_TOOL} review`
 for this stage by hand.
 """
+
+
+def with_unit_records(text: str) -> str:
+    """An installed text naming a unit's records where an engine with
+    ``construction/units/<unit>/`` keeps them (the texts spell the folder one way)."""
+    return text.replace(names.UNIT_RECORDS_TEXT, names.UNITS_RECORDS_TEXT)
 
 
 def with_review_slot_step(stage_text: str) -> str:

@@ -45,7 +45,12 @@ from aidlc_review.install.lower import (
     sensor_shim,
     shim_name,
 )
-from aidlc_review.install.newer import Lowering, manifest_step, with_review_slot_step
+from aidlc_review.install.newer import (
+    Lowering,
+    manifest_step,
+    with_review_slot_step,
+    with_unit_records,
+)
 from aidlc_review.install.trial import (
     compile_trial,
     harness_dir_name,
@@ -268,6 +273,8 @@ def _lowered_files(
     )
     if lowering.review_slot:
         review_text = with_review_slot_step(review_text)
+    if lowering.unit_records:
+        review_text = with_unit_records(review_text)
     files = {f"{CONSTRUCTION}/{REVIEW}.md": review_text}
     sensor_ids = {installed_sensor_id(s): s for s in data.get("sensors", [])}
     for new_id, old_id in sensor_ids.items():
@@ -275,7 +282,7 @@ def _lowered_files(
         files[f"sensors/aidlc-{new_id}.md"] = lower_sensor(manifest, harness_dir_name(layout.root))
         files[f"tools/{shim_name(new_id)}"] = sensor_shim(new_id, harness_dir_name(layout.root))
     files.update(_agents(plugin, layout, data))
-    edited, inserted = _contributed(plugin, core, lowering.engine_manifest)
+    edited, inserted = _contributed(plugin, core, lowering)
     files.update(edited)
     gate_files, gate_inserted = engine_hook.contributed(core, harness_dir_name(layout.root))
     files.update(gate_files)
@@ -307,10 +314,11 @@ def _agents(plugin: HarnessLayout, layout: HarnessLayout, data: dict[str, Any]) 
 
 
 def _contributed(
-    plugin: HarnessLayout, core: dict[str, str], engine_manifest: bool = False
+    plugin: HarnessLayout, core: dict[str, str], lowering: Lowering | None = None
 ) -> tuple[dict[str, str], list[Insertion]]:
-    """code-generation and build-and-test with the plugin's blocks added. ``engine_manifest``:
-    the engine writes each unit's source manifest, so code-generation is not asked for one."""
+    """code-generation and build-and-test with the plugin's blocks added, lowered for the
+    engine (``newer``): its code-generation asks for the source manifest itself, so the
+    plugin's block does not ask for a second one; a unit's records are where it keeps them."""
     edited: dict[str, str] = {}
     inserted: list[Insertion] = []
     for target, contribution in sorted(load_contributions(plugin.root).items()):
@@ -330,8 +338,10 @@ def _contributed(
             )
         for fragment in contribution.fragments:
             prose = fragment.prose
-            if engine_manifest and target == REVIEWED:
+            if lowering is not None and lowering.engine_manifest and target == REVIEWED:
                 prose = manifest_step(prose)
+            if lowering is not None and lowering.unit_records:
+                prose = with_unit_records(prose)
             text = blocks.splice_fragment(text, fragment.anchor, fragment.order, prose, display)
             block = blocks.fragment_block(fragment.anchor, fragment.order, prose)
             inserted.append(

@@ -13,6 +13,11 @@ Measured on 2.5.5 and 2.6.18 (DESIGN.md §8):
   without units, 2.5's literal ``construction/{unit-name}/<stage>/`` (2.6: ``construction/
   <stage>/``);
 - Bolt worktrees: ``.aidlc/worktrees/bolt-<unit>`` on branch ``bolt-<unit>``.
+
+Read in upstream's newer files (docs/upstream-newer.md), not run: its code-generation stage
+keeps a unit's records under ``construction/units/<unit>/<stage>/`` (a stage-level run's
+still under ``construction/<stage>/``). ``records.py`` resolves a unit's folder in either
+layout (this module imports nothing: compile --check's fast path reads it).
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ ACTIVE_SPACE = f"{RECORDS}/active-space"  # cursor: the active space's name
 INTENTS = "intents"  # <space>/intents/<intent>/
 ACTIVE_INTENT = "active-intent"  # cursor in <space>/intents/: the active intent's name
 UNIT_PLACEHOLDER = "{unit-name}"  # UNIT_NAME_PLACEHOLDER in upstream's aidlc-orchestrate.ts
+CONSTRUCTION = "construction"  # the phase folder of an intent record
+UNITS = "units"  # construction/units/<unit>/ in the newest engines (features.units_record_dir)
+# how the plugin's shipped texts spell a unit's records, and the same for the newest layout
+UNIT_RECORDS_TEXT = f"{CONSTRUCTION}/<unit>/"
+UNITS_RECORDS_TEXT = f"{CONSTRUCTION}/{UNITS}/<unit>/"
 WORKTREES = ".aidlc/worktrees"
 BOLT_PREFIX = "bolt-"
 

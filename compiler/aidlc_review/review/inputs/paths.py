@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.upstream.names import UNIT_PLACEHOLDER
+from aidlc_review.upstream.names import UNIT_PLACEHOLDER, UNITS
+from aidlc_review.upstream.records import unit_records
 
 STAGE = "code-review"
 SOURCE_STAGE = "code-generation"
@@ -115,6 +116,7 @@ class RecordPaths:
         """Every unit's source manifest in the record (plus the stage-level one)."""
         construction = self.record / "construction"
         found = set(construction.glob(f"*/{SOURCE_STAGE}/{MANIFEST_FILE}"))
+        found |= set(construction.glob(f"{UNITS}/*/{SOURCE_STAGE}/{MANIFEST_FILE}"))
         stage_level = construction / SOURCE_STAGE / MANIFEST_FILE
         if stage_level.is_file():
             found.add(stage_level)
@@ -168,6 +170,6 @@ def default_record(workspace: Path) -> Path:
 def _construction(record: Path, unit: str | None) -> Path:
     base = record / "construction"
     if unit:
-        return base / unit
+        return unit_records(record, unit)
     placeholder = base / ENGINE_PLACEHOLDER_UNIT
     return placeholder if placeholder.is_dir() else base
