@@ -32,7 +32,7 @@ def share_tool_seeds(cache: Path, session: Path) -> None:
     """Give the cache home ``cache`` the run's one folder of tool cache seeds (mypy's), as a
     machine has one: a test's first mypy run starts from the first clean run's cache, not
     cold. mypy re-checks every seeded module against its source, so results do not depend
-    on which test left the seed (tests/sensors/test_mypy_seed.py)."""
+    on which test left the seed (tests/sensors/test_incremental_seed.py)."""
     sensors = cache / "aidlc-review" / "sensors"
     sensors.mkdir(parents=True, exist_ok=True)
     (session / "tool-seeds").mkdir(exist_ok=True)

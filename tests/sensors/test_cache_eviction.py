@@ -61,3 +61,19 @@ def test_a_run_evicts_at_most_once_an_interval(tmp_path, monkeypatch):
 
     assert first.folders == ["a"] and not second
     assert (scratch / "b").is_dir()
+
+
+def test_the_seeds_of_every_tool_are_bounded_each_on_its_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(eviction, "MAX_SEEDS", 1)
+    seeds = tmp_path / "seeds"
+    for tool in ("checker", "other"):
+        _aged(seeds / tool / "older", 86400 * 3)
+        _aged(seeds / tool / "newer", 86400 * 2)
+
+    evicted = eviction.evict_cache(tmp_path, None, tmp_path / "scratch" / "current")
+
+    assert evicted.folders == ["older", "older"]
+    assert sorted(p.relative_to(seeds).as_posix() for p in seeds.glob("*/*")) == [
+        "checker/newer",
+        "other/newer",
+    ]

@@ -44,11 +44,6 @@ ALLOWED: dict[str, set[str]] = {
     "sensors/security.py": {"ruff"},
     "sensors/context.py": {"ruff"},
     "sensors/formatter.py": {"black", "ruff"},
-    "sensors/type_check.py": {"mypy"},
-    "sensors/mypy_scope.py": {"mypy"},
-    "sensors/mypy_seed.py": {"mypy"},
-    "sensors/eviction.py": {"mypy"},
-    "sensors/api.py": {"mypy"},
     "sensors/secret_scan.py": {"detect-secrets"},
     # the secret scan of text (names, agent answers): its memo of clean names is keyed by
     # the detector's distribution version, read without importing it

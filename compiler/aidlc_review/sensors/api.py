@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from aidlc_review.flock import FileLock
 from aidlc_review.harness.definitions.sensor import SensorManifest
+from aidlc_review.sensors import tool_cache
 from aidlc_review.sensors.base_text import base_commit
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
@@ -54,7 +54,7 @@ def run_sensors(
     progress = progress or _quiet
     root = cache_dir or default_cache_dir()
     cache = ResultCache(root if settings.get("cache", True) else None, progress)
-    # per workspace: parallel units (Bolt worktrees) must not share mypy's or ruff's own caches
+    # per workspace: parallel units (Bolt worktrees) must not share the tools' own caches
     scratch = Scratch(
         root / "scratch" / digest(str(workspace.resolve()))[:16],
         root / "seeds" if cache.directory is not None else None,
@@ -75,7 +75,7 @@ def run_sensors(
         )
     contexts = [ctx for _, ctx, _ in runs if ctx is not None]
     if any(tainted for _, _, tainted in runs):
-        # ruff's and mypy's own caches copy source text (messages, Literal types) verbatim:
+        # the tools' own caches copy source text (messages, Literal types) verbatim:
         # with a secret in the claimed files they are dropped rather than kept or shared
         _drop_tool_caches(scratch.folder)
         progress("sensors: a secret was seen; the tools' own caches were dropped")
@@ -92,10 +92,10 @@ def _run_all(
     manifests: list[SensorManifest], run_one: Callable[[SensorManifest], Run]
 ) -> list[Run]:
     """Every sensor's run, in manifest order. The static tools (formatter, linters,
-    secret scan, mypy) run ``SIDE_BY_SIDE`` at a time: they only read the claimed source,
-    each in its own scratch folder, and most of their time is a tool's process, so mypy's
-    seconds overlap the others'. Then the sensors that run the project's code, one at a
-    time with the machine to themselves (``registry.RUNS_PROJECT_CODE``)."""
+    secret scan, type checker) run ``SIDE_BY_SIDE`` at a time: they only read the claimed
+    source, each in its own scratch folder, and most of their time is a tool's process, so
+    the type checker's seconds overlap the others'. Then the sensors that run the project's
+    code, one at a time with the machine to themselves (``registry.RUNS_PROJECT_CODE``)."""
 
     def project_code(manifest: SensorManifest) -> bool:
         return manifest.runner is not None and manifest.runner.name in RUNS_PROJECT_CODE
@@ -133,9 +133,10 @@ class Scratch:
 
 
 def _drop_tool_caches(scratch: Path) -> None:
-    """Everything in the workspace's scratch dirs but the lock files, taking mypy's turn."""
+    """Everything in the workspace's scratch dirs but the lock files, taking each check's
+    turn on its tool caches (``tool_cache.lock_of``)."""
     for folder in scratch.iterdir() if scratch.is_dir() else []:
-        with FileLock(str(folder / "mypy-cache.lock")):
+        with tool_cache.lock_of(folder):
             for entry in folder.iterdir():
                 if entry.suffix == ".lock":
                     continue

@@ -5,12 +5,13 @@ Three things grow under ``$XDG_CACHE_HOME/aidlc-review/sensors``:
 - ``results.sqlite3``: per-file results. Rows are ordered by insertion (``INSERT OR
   REPLACE`` gives a re-stored result a new rowid), so the oldest rows beyond
   ``MAX_RESULTS`` are deleted, and the file compacted when many went;
-- ``scratch/<workspace>``: the tools' own caches (ruff, mypy, coverage data), one folder per
-  workspace, so every Bolt worktree or temporary checkout leaves one behind. Folders beyond
-  ``MAX_SCRATCH`` or ``MAX_SCRATCH_BYTES`` go, least recently used first, never the one in
-  use or one used in the last ``IN_USE_SECONDS`` (another run may hold it);
-- ``seeds/mypy/<version>``: per-machine starting points for mypy's cache; the newest
-  ``MAX_SEEDS`` stay.
+- ``scratch/<workspace>``: the tools' own caches (a linter's, a type checker's, coverage
+  data), one folder per workspace, so every Bolt worktree or temporary checkout leaves one
+  behind. Folders beyond ``MAX_SCRATCH`` or ``MAX_SCRATCH_BYTES`` go, least recently used
+  first, never the one in use or one used in the last ``IN_USE_SECONDS`` (another run may
+  hold it);
+- ``seeds/<tool>/<version>``: per-machine starting points for a tool's incremental cache
+  (``incremental_seed``); the newest ``MAX_SEEDS`` of each tool stay.
 """
 
 from __future__ import annotations
@@ -51,8 +52,16 @@ def evict_cache(root: Path, db: sqlite3.Connection | None, current: Path) -> Evi
     marker.touch()
     results = evict_results(db) if db is not None else 0
     folders = evict_folders(root / "scratch", current, MAX_SCRATCH, MAX_SCRATCH_BYTES)
-    folders += evict_folders(root / "seeds" / "mypy", None, MAX_SEEDS)
+    for tool in _folders(root / "seeds"):
+        folders += evict_folders(tool, None, MAX_SEEDS)
     return Evicted(results, folders)
+
+
+def _folders(parent: Path) -> list[Path]:
+    """The folders of ``parent`` (none when it is absent), sorted; a link is not followed."""
+    if not parent.is_dir():
+        return []
+    return sorted(p for p in parent.iterdir() if p.is_dir() and not p.is_symlink())
 
 
 def evict_results(db: sqlite3.Connection, keep: int = MAX_RESULTS) -> int:

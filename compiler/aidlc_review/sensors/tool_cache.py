@@ -1,7 +1,8 @@
-"""A tool's own cache folder (mypy's), used only while this machine's seal on it holds.
+"""A tool's own cache folder (``flags.cache``), used only while this machine's seal on it holds.
 
-A tool's cache decides what it reports: mypy does not analyse again a module whose cached
-metadata matches its source, so a cache an agent rewrote could drop an error. The folder sits
+A tool's cache decides what it reports: an incremental type checker does not analyse again a
+module whose cached metadata matches its source, so a cache an agent rewrote could drop an
+error. The folder sits
 under the cache home, which the agents the review polices can reach. So after each run the
 review seals the folder: an HMAC under the machine's key (``state_key``) over every entry's
 path, size, inode and change time. The change time (``st_ctime``) is set by the kernel on any
@@ -17,10 +18,25 @@ import os
 import shutil
 from pathlib import Path
 
+from aidlc_review.flock import FileLock
 from aidlc_review.state_key import mac, machine_key
 
 LABEL = b"aidlc-review tool cache v1"
 SEAL = ".aidlc-review-seal"  # inside the folder: it goes wherever the folder goes
+LOCK = "tool-cache.lock"
+
+
+def cache_of(scratch: Path, tool: str) -> Path:
+    """Where ``tool`` keeps its cache for a check: in the check's scratch folder, never the
+    workspace."""
+    return scratch / f"{tool}-cache"
+
+
+def lock_of(scratch: Path) -> FileLock:
+    """The turn on the tool caches of a check's scratch folder: two reviews of one workspace
+    (two units, or two runs) share them, and concurrent runs of a tool on one cache can crash
+    each other, or copy a cache another is writing (a torn seed)."""
+    return FileLock(str(scratch / LOCK))
 
 
 def seal_of(folder: Path) -> Path:

@@ -108,6 +108,12 @@ class ToolSpec(Definition):
     # a test runner: the test command ``init`` writes for a project whose package.json
     # depends on it (``runs``' first program)
     test_command: str | None = None
+    # a runner's own tool (no ``format``): its flags for what the runner hands it, each an
+    # argv fragment: ``report`` makes it print the report the runner reads, ``cache``
+    # (``{cache}``) keeps its incremental cache in the review's scratch, ``python``
+    # (``{python}``) types against the project's interpreter, ``shadow`` reads ``{path}``
+    # from the copy ``{shadow}`` (``sensors.type_check``)
+    flags: dict[str, list[str]] = {}
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.sensors import mypy_seed, run_sensors, tool_cache
+from aidlc_review.sensors import incremental_seed, run_sensors, tool_cache
 from tests.sensors.support import (
     MYPY_CONFIG,
     built_once,
@@ -154,13 +154,13 @@ def test_a_seed_is_planted_only_into_a_workspace_without_a_cache(tmp_path: Path)
     own = make_workspace(tmp_path / "own", {"3.11/cache.0.db": "own"})
     fresh = tmp_path / "fresh"
 
-    assert mypy_seed.plant(seed, own) is False
+    assert incremental_seed.plant(seed, own) is False
     assert (own / "3.11/cache.0.db").read_text() == "own"
-    assert mypy_seed.plant(seed, fresh) is True
+    assert incremental_seed.plant(seed, fresh) is True
     assert (fresh / "3.11/cache.0.db").read_text() == "seed"
-    mypy_seed.publish(own, seed)
+    incremental_seed.publish(own, seed)
     assert (seed / "3.11/cache.0.db").read_text() == "seed", "a seed is never rewritten"
-    mypy_seed.discard(seed)
+    incremental_seed.discard(seed)
     assert not seed.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "own"], "no copy left over"
 
@@ -178,7 +178,9 @@ def test_a_hang_from_the_seed_is_not_run_twice_and_keeps_the_seed(tmp_path: Path
         "time.sleep(60)\n",
     )
     root = tmp_path / "cache"
-    seed = make_workspace(mypy_seed.location(root / "seeds", "mypy 9.9", mypy), {"x": "seed"})
+    seed = make_workspace(
+        incremental_seed.location(root / "seeds", "mypy", "mypy 9.9", mypy), {"x": "seed"}
+    )
     tool_cache.seal(seed)
     said: list[str] = []
 
@@ -206,8 +208,8 @@ def test_the_half_copies_a_killed_run_left_are_cleared_and_a_running_copy_is_not
     killed_plant = make_workspace(cache.parent / ".mypy-cache.k1ll3d", {"x": "half"})
     make_workspace(tmp_path / "own", {"3.11/cache.0.db": "own"})
 
-    mypy_seed.publish(tmp_path / "own", seed)
-    assert mypy_seed.plant(seed, cache)
+    incremental_seed.publish(tmp_path / "own", seed)
+    assert incremental_seed.plant(seed, cache)
 
     assert not killed.exists() and not killed_plant.exists()
     assert running.exists()

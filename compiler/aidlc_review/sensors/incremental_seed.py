@@ -1,19 +1,21 @@
-"""A per-machine starting point for mypy's own cache, so a new workspace does not start cold.
+"""A per-machine starting point for a tool's incremental cache, so a new workspace does not
+start cold.
 
-mypy's incremental cache is kept per workspace (``type_check``), and every Bolt worktree or
-CI checkout is a new workspace: its first run analyses the standard library, the stubs and
-every module again, most of mypy's time on a small unit. Here the first workspace whose run
-ended without a secret in sight leaves a copy of its cache (``publish``), and a workspace
-without a cache of its own starts from a copy of that (``plant``).
+A tool whose descriptor keeps an incremental cache (``flags.cache``) keeps it per workspace
+(``type_check``), and every Bolt worktree or CI checkout is a new workspace: its first run
+analyses the standard library, the stubs and every module again, most of the tool's time on
+a small unit. Where the runner's manifest says the cache may be seeded (``options.seed``:
+the tool checks each cached entry against its source and its dependencies and analyses again
+whatever differs, so a seeded run reports what a cold one would), the first workspace whose
+run ended without a secret in sight leaves a copy of its cache (``publish``), and a
+workspace without a cache of its own starts from a copy of that (``plant``).
 
-A seed saves work and decides nothing: mypy checks each cached module against its source
-(path, size, content hash) and its dependencies' interfaces, and analyses again whatever
-differs, so a seeded run reports what a cold one would. A seeded run that fails is run
-again cold (``type_check``) and the seed is dropped. A seed is keyed by mypy's version and
-executable, is copied whole into a temporary folder and renamed into place (complete or
-absent), and is never written again: a second publisher's copy is discarded. A seed is
-sealed like the cache it came from (``tool_cache``): one that no longer matches its seal is
-removed, not planted.
+A seed saves work and decides nothing. A seeded run that fails is run again cold
+(``type_check``) and the seed is dropped. A seed is keyed by the tool, its version and its
+executable (``seeds/<tool>/<key>``), is copied whole into a temporary folder and renamed
+into place (complete or absent), and is never written again: a second publisher's copy is
+discarded. A seed is sealed like the cache it came from (``tool_cache``): one that no longer
+matches its seal is removed, not planted.
 """
 
 from __future__ import annotations
@@ -30,15 +32,15 @@ from aidlc_review.sensors.cache import digest
 STALE_SECONDS = 600.0  # a staging folder this old is a killed copy's, not a running one's
 
 
-def location(seeds: Path, version: str, executable: Path) -> Path:
-    """The seed for this mypy: one per version and install (each has its own stubs)."""
-    return seeds / "mypy" / digest(version, str(executable))[:16]
+def location(seeds: Path, tool: str, version: str, executable: Path) -> Path:
+    """The seed for this tool: one per version and install (each has its own stubs)."""
+    return seeds / tool / digest(version, str(executable))[:16]
 
 
 def plant(seed: Path, cache: Path) -> bool:
     """Start ``cache`` (absent) from a copy of ``seed``; False when there is nothing to do or
-    the copy failed (then mypy simply starts cold). The caller holds the workspace's mypy
-    lock, so any half copy beside ``cache`` is a killed run's."""
+    the copy failed (then the tool simply starts cold). The caller holds the cache's lock
+    (``tool_cache.lock_of``), so any half copy beside ``cache`` is a killed run's."""
     if cache.exists() or not seed.is_dir() or not tool_cache.trusted(seed):
         return False  # a seed not as its publisher sealed it is removed, never copied
     _remove_half_copies(cache, older_than=0)

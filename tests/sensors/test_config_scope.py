@@ -4,9 +4,20 @@ project whose ``[tool.mypy] files`` names its package does not get its tests che
 
 from __future__ import annotations
 
-from aidlc_review.sensors.mypy_scope import configured_files, in_scope
+from pathlib import Path
+
+from aidlc_review.sensors.config_scope import configured_files as files_of
+from aidlc_review.sensors.config_scope import in_scope, scope_of
+from tests.sensors.support import project_manifest
 
 FILES = ["src/pkg/__init__.py", "src/pkg/core.py", "tests/test_core.py", "setup.py"]
+
+
+def configured_files(workspace: Path) -> list[str] | None:
+    """The files the type check's own tool is configured to check, as its manifest says."""
+    runner = project_manifest("type-check").runner
+    assert runner is not None
+    return files_of(workspace, scope_of(runner.options["scope"]))
 
 
 def test_files_of_pyproject_keep_what_they_name(tmp_path):
