@@ -18,7 +18,6 @@ the workspace configures (tsc...) runs through its descriptor (``sensors.describ
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 from aidlc_review.flock import FileLock
@@ -38,8 +37,6 @@ from aidlc_review.sensors.project_env import Interpreter, interpreter_for, proje
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.suppressions import Suppressions
 from aidlc_review.sensors.tools import last_line, shown_command
-
-Parse = Callable[[str], list[Diagnostic]]
 
 
 def run(ctx: SensorContext) -> CheckResult:
@@ -160,12 +157,17 @@ def _publish(lock: FileLock, cache: Path, seed: Path) -> None:
         incremental_seed.publish(cache, seed)
 
 
-def _parser(ctx: SensorContext, option: str) -> Parse:
+def _read(ctx: SensorContext, tool: Tool, option: str, report: str) -> list[Diagnostic]:
+    """The report in the format the runner's ``option`` names; an unreadable one names the
+    tool (could not verify)."""
     name = ctx.option(option)
     parse = DIAGNOSTIC_FORMATS.get(str(name))
     if parse is None:
         raise SensorError(f"{ctx.name}: no parser for the format {name!r} (runner option {option})")
-    return parse
+    try:
+        return parse(report)
+    except SensorError as exc:
+        raise SensorError(f"{tool.spec.tool}: {exc}") from None
 
 
 def _checked(ctx: SensorContext, tool: Tool, argv: list[str]) -> list[Diagnostic]:
@@ -176,9 +178,9 @@ def _checked(ctx: SensorContext, tool: Tool, argv: list[str]) -> list[Diagnostic
     if run.returncode == 2 and "unrecognized arguments" in run.stderr and report:
         argv = _without(argv, report)  # an older version: read its fallback format instead
         run = ctx.run([*argv, "--", *ctx.files])
-        hits = _parser(ctx, "fallback_format")(run.stdout)
+        hits = _read(ctx, tool, "fallback_format", run.stdout)
     else:
-        hits = _parser(ctx, "format")(run.stdout)
+        hits = _read(ctx, tool, "format", run.stdout)
     if run.returncode not in (0, 1, 2):
         raise SensorError(f"{name} exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
     if run.returncode == 2 and not any(hit.rule == "syntax" for hit in hits):
