@@ -35,15 +35,9 @@ LOOKED_FOR = sorted(
 
 # module (under compiler/aidlc_review) -> the tools it may name, and why
 ALLOWED: dict[str, set[str]] = {
-    # the parser per format: eslint's JSON, tsc's text, jest's JSON are named by their tool
-    "sensors/formats.py": {"eslint", "jest", "tsc"},
-    # the runners of the tools the descriptors do not yet fully describe (ruff's JSON and
-    # mypy's report are read by their runner, not a format parser): issue #34, not yet moved
-    "sensors/ruff_check.py": {"ruff"},
-    "sensors/lint.py": {"ruff"},
-    "sensors/security.py": {"ruff"},
-    "sensors/context.py": {"ruff"},
-    "sensors/formatter.py": {"black", "ruff"},
+    # the parser per format: eslint's JSON, tsc's text, jest's JSON, ruff's JSON are named
+    # by their tool
+    "sensors/formats.py": {"eslint", "jest", "ruff", "tsc"},
     "sensors/secret_scan.py": {"detect-secrets"},
     # the secret scan of text (names, agent answers): its memo of clean names is keyed by
     # the detector's distribution version, read without importing it

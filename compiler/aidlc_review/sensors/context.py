@@ -153,22 +153,6 @@ def _split_files(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv[:at], argv[at + 1 :]
 
 
-def ruff_argv(tool: Tool) -> list[str]:
-    """The tool's argv; ruff's with ``--no-force-exclude``, so the workspace's own excludes
-    cannot quietly drop a claimed file that is named on the command line."""
-    argv = tool.argv()
-    if tool.spec.tool == "ruff" and "--no-force-exclude" not in argv:
-        argv.append("--no-force-exclude")
-    return argv
-
-
-def refuse_unchecked(run: ToolRun) -> None:
-    """Raise ``NothingChecked`` when ruff says it found no Python file among those given."""
-    said = [line.strip() for line in run.stderr.splitlines() if "No Python files found" in line]
-    if said:
-        raise NothingChecked(f"ruff checked none of the claimed files ({said[0]})")
-
-
 def nothing_to_check(ctx: SensorContext) -> CheckResult:
     return skipped(
         ctx.name, f"no claimed file matches {ctx.manifest.matches}", ctx.manifest.category

@@ -188,7 +188,7 @@ def check_described(
         raise SensorError(f"{spec.tool}: no parser for the format {spec.format!r}")
     both = spec.format in BOTH_STREAMS  # diagnostics on stderr, as compilers write them
     hits = parse(f"{run.stdout}\n{run.stderr}" if both else run.stdout)
-    if not hits and run.returncode not in (0, 1):
+    if not hits and run.returncode not in spec.exit_codes:
         said = last_line(run.stderr or run.stdout)
         raise SensorError(f"{spec.tool} exited {run.returncode}: {said}")
     if run.returncode == 1 and not hits and spec.takes == "project" and run.stdout.strip():

@@ -19,6 +19,7 @@ from pathlib import Path
 from aidlc_review.sensors.context import SensorError
 
 MESSAGE_LIMIT = 300
+UNFORMATTED = "file is not formatted as the workspace's formatter requires"
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,21 @@ class Hit:
     rule: str | None
     message: str
     level: str  # "error" or "warning": the severity table's key
+    # what the tool points at, when its report says: (row, column, end row, end column),
+    # 1-based, the end column exclusive
+    span: tuple[int, int, int, int] | None = None
+
+
+class UnreadableReport(SensorError):
+    """A report its parser cannot read; the runner that ran the tool names the command
+    (``by``) in the error it reports."""
+
+    def __init__(self, expected: str, detail: object, writer: str) -> None:
+        self.expected, self.detail = expected, str(detail)
+        super().__init__(f"unreadable {writer} output ({expected}): {detail}")
+
+    def by(self, writer: str) -> UnreadableReport:
+        return UnreadableReport(self.expected, self.detail, writer)
 
 
 def eslint_json(text: str) -> list[Hit]:
@@ -191,11 +207,78 @@ def checkstyle_xml(text: str) -> list[Hit]:
     return hits
 
 
+def ruff_json(text: str) -> list[Hit]:
+    """ruff's ``--output-format json`` (``ruff check``, and ``ruff format --check``): a list of
+    diagnostics, each at its file, row and range, with its rule code (none: the file does not
+    parse) and the URL of the rule's page, quoted after the message as ruff's own link. The
+    formatter's code ``unformatted`` is a file it would change (level ``unformatted``)."""
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableReport("expected JSON", exc, "ruff") from None
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise UnreadableReport("expected a JSON list of diagnostics", text[:80], "ruff")
+    hits = []
+    for item in items:
+        code = str(item.get("code") or "syntax")
+        start, end = item.get("location") or {}, item.get("end_location") or {}
+        url = item.get("url")
+        link = f"({url})" if isinstance(url, str) and url.startswith("https://") else ""
+        message = " ".join(part for part in (str(item.get("message") or ""), link) if part)
+        level = "unformatted" if code == "unformatted" else "error"
+        hits.append(Hit(str(item.get("filename", "")), start.get("row"), code, message, level,
+                        _span(start, end)))  # fmt: skip
+    return hits
+
+
+def _span(start: dict[str, object], end: dict[str, object]) -> tuple[int, int, int, int] | None:
+    row, column, end_row, end_column = (
+        start.get("row"), start.get("column"), end.get("row"), end.get("column")
+    )  # fmt: skip
+    if isinstance(row, int) and isinstance(column, int):
+        if isinstance(end_row, int) and isinstance(end_column, int):
+            return row, column, end_row, end_column
+    return None
+
+
+_WOULD = re.compile(r"^[Ww]ould reformat:? (?P<path>.+)$", re.MULTILINE)
+_CANNOT = re.compile(r"^error: cannot format (?P<path>.+?): (?P<why>.*)$", re.MULTILINE)
+# a unified diff (``--diff``): "--- <name>\t<timestamp>", "+++ ...", then "@@ -<start>[,n] ..."
+_DIFF_FILE = re.compile(r"^--- (.+?)\t.*\n\+\+\+ .*\n@@ -(\d+)", re.MULTILINE)
+
+
+def would_reformat(text: str) -> list[Hit]:
+    """A formatter's check in words (black ``--check --diff``): ``would reformat <path>`` for
+    each file it would change, located at the first line its unified diff changes when it
+    prints one; ``error: cannot format <path>: <why>`` for a file it cannot format. Only the
+    diff's line numbers are read: the source it quotes goes nowhere."""
+    first = _first_changes(text)
+    hits = [
+        Hit(name, first.get(name), None, UNFORMATTED, "unformatted")
+        for name in (found["path"].strip() for found in _WOULD.finditer(text))
+    ]
+    return hits + [
+        Hit(found["path"], None, None, found["why"], "error") for found in _CANNOT.finditer(text)
+    ]
+
+
+def _first_changes(diff: str) -> dict[str, int]:
+    """The first line the diff changes in each file (old numbering)."""
+    found: dict[str, int] = {}
+    for match in _DIFF_FILE.finditer(diff):
+        line = int(match.group(2))
+        for text in diff[match.end() :].split("\n")[1:]:
+            if text.startswith(("-", "+")):
+                break
+            line += 1  # a context line before the first change
+        found.setdefault(match.group(1), max(line, 1))
+    return found
+
+
 def file_list(text: str) -> list[Hit]:
     """One path per line: the files a formatter's check would change (``prettier
     --list-different``, ``biome format`` with ``--reporter=summary``...)."""
-    said = "file is not formatted as the workspace's formatter requires"
-    return [Hit(line.strip(), None, None, said, "unformatted") for line in text.splitlines()
+    return [Hit(line.strip(), None, None, UNFORMATTED, "unformatted") for line in text.splitlines()
             if line.strip()]  # fmt: skip
 
 
@@ -272,6 +355,8 @@ TEXT_FORMATS: dict[str, Callable[[str], list[Hit]]] = {
     "file-list": file_list,
     "sarif": sarif,
     "checkstyle-xml": checkstyle_xml,
+    "ruff-json": ruff_json,
+    "would-reformat": would_reformat,
 }
 FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {
     "junit-xml": junit_xml,
@@ -279,4 +364,4 @@ FILE_FORMATS: dict[str, Callable[[Path], list[Hit]]] = {
     "go-test-json": go_test_json,
 }
 # formats whose tools write their diagnostics to stderr: both streams are read
-BOTH_STREAMS = frozenset({"gnu-text"})
+BOTH_STREAMS = frozenset({"gnu-text", "would-reformat"})

@@ -77,8 +77,19 @@ class ToolSpec(Definition):
     files: str | None = None
     takes: Literal["files", "project"] = "files"
     # its report's format, read by a parser per format (``sensors.formats``); None: the
-    # runner's own reading (ruff's JSON, mypy's)
+    # runner's own tool (checked per file and cached, its findings keep the tool's own rule
+    # codes: ``F401``, never ``tool:F401``, as the ledger's stable ids and the severity table
+    # are keyed by them), whose report the runner reads in ``runner_format`` (or by itself)
     format: str | None = None
+    runner_format: str | None = None
+    # the exit codes of a check that ran to the end; any other is an error (could not verify)
+    exit_codes: list[int] = [0, 1]
+    # its environment; ``{fresh_dir}`` is an empty folder outside the workspace made for each
+    # run: a cache the agents could write is never read
+    env: dict[str, str] = {}
+    # what it says (on stderr) when it checked none of the files it was given: the check is
+    # then skipped, never passed
+    checked_none: str | None = None
     # a test runner: the programs a test command runs it by, and the arguments that make it
     # write its report to ``{report}`` in that format
     runs: list[str] = []
