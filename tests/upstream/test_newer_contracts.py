@@ -6,6 +6,7 @@ with every byte of the project left as it was."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -13,6 +14,8 @@ from tests.upstream.engine import UpstreamProject
 
 from aidlc_review.cli.main import main
 from aidlc_review.install.newer import Lowering
+from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.source_manifest import read_source_manifest
 from aidlc_review.upstream.features import EngineFeatures
 
 pytestmark = pytest.mark.engine  # runs upstream's engine (tests/engine_export.py)
@@ -83,7 +86,8 @@ def test_a_logger_handing_out_review_slots_gets_the_report_written_before_the_re
     stage = _review_stage(project)
     step = stage[stage.index("## Engine review record") :]
     assert step.index("code-review-findings.json") < step.index("requests the engine's review")
-    assert "nothing writes\n`code-review.md` after the request" in step
+    assert "Nothing writes `code-review.md` after the request" in " ".join(step.split())
+    assert "writes the review at that slot" in " ".join(step.split())
     _upstream_accepts(project)
 
 
@@ -178,3 +182,26 @@ def test_a_schema_coupling_reviewer_to_a_key_install_does_not_know_is_refused(pr
 
     assert "review_owner" in capsys.readouterr().err
     assert project.status() == ""
+
+
+def test_an_engine_checking_manifests_has_its_manifest_read_by_its_schemas_fields(project):
+    _append(project, "tools/aidlc-log.ts", "export const manifest = readUnitSourceManifest;")
+    (project.root / "src").mkdir()
+    (project.root / "src" / "a.py").write_text("A = 1\n")
+    path = project.root / "aidlc-docs/construction/units/u1/code-generation/source-manifest.json"
+    path.parent.mkdir(parents=True)
+    document = {  # one field no schema documents today (inferred for a later engine)
+        "stage": "code-generation",
+        "unit": "u1",
+        "version": 1,
+        "writes": [{"path": "src/a.py"}],
+        "recorded_by": "aidlc-log.ts",
+    }
+    path.write_text(json.dumps(document))
+
+    manifest = read_source_manifest(path, project.root)
+
+    assert [claim.path for claim in manifest.claims] == ["src/a.py"]
+    assert RecordPaths.resolve(project.root, "u1", record=project.root / "aidlc-docs").manifest == (
+        path.resolve()
+    )

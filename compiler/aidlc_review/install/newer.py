@@ -124,14 +124,14 @@ def manifest_step(prose: str) -> str:
 REVIEW_SLOT_STEP = f"""
 ## Engine review record (this engine hands the reviewer one review slot)
 
-This engine's `{names.LOG_TOOL} review` hands out one review file, under the
-intent record's `.aidlc-reviews/`, and binds the request to the bytes of
-`code-review.md` as they are when it is requested. `aidlc-review review`
-writes code review's own report and findings (`code-review.md`,
-`code-review-findings.json` beside it) before it requests the engine's review
-record, so the request binds the finished report. The record at that slot
-states the verdict of `code-review-findings.json`; nothing writes
-`code-review.md` after the request. Still never call `{names.LOG_TOOL} review`
+This engine's `{names.LOG_TOOL} review` hands out one review file (`reviewFile`
+in its JSON) and binds the request to the bytes of `code-review.md` as they
+are when it is requested. `aidlc-review review` writes code review's own
+report and findings (`code-review.md`, `code-review-findings.json` beside it)
+before it requests the engine's review record, so the request binds the
+finished report; it then writes the review at that slot (the verdict of
+`code-review-findings.json` and its open findings) and records the verdict.
+Nothing writes `code-review.md` after the request. Still never call `{names.LOG_TOOL} review`
 for this stage by hand.
 """
 

@@ -169,3 +169,63 @@ def test_without_aidlc_bun_the_bun_on_path_is_used(harness, bun, monkeypatch, tm
 
     assert said == ["recorded upstream's review receipt: --iteration 1"]
     assert len(_runs(bun)) == 1
+
+
+# Stands in for a newer engine's logger (docs/upstream-newer.md): the request prints the
+# review slot in its JSON; the verdict call logs what the slot held when it ran.
+SLOT = "aidlc/spaces/default/intents/i1/.aidlc-reviews/code-review/units/u1/a1b2/1.review.md"
+FAKE_SLOT_BUN = """#!{python}
+import json, os, sys
+slot = os.path.join(os.getcwd(), {slot!r})
+held = open(slot).read() if os.path.exists(slot) else None
+with open({log!r}, "a") as out:
+    out.write(json.dumps({{"argv": sys.argv[1:], "slot": held}}) + "\\n")
+if "--verdict" not in sys.argv:
+    print(json.dumps({{"requestId": "review:1", "reviewFile": {slot!r}}}))
+"""
+
+
+@pytest.fixture
+def slot_bun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    log = tmp_path / "bun-runs.jsonl"
+    program = tmp_path / "bin" / "fake-slot-bun"
+    program.parent.mkdir()
+    program.write_text(FAKE_SLOT_BUN.format(python=sys.executable, log=str(log), slot=SLOT))
+    program.chmod(0o755)
+    monkeypatch.setenv("AIDLC_BUN", str(program))
+    return log
+
+
+def test_a_logger_handing_out_a_slot_gets_the_review_written_there_before_the_verdict(
+    harness, slot_bun
+):
+    said = _record(harness, _doc("READY", [(1, 1)]))
+
+    request, verdict = _runs(slot_bun)
+    assert request["slot"] is None  # the request opens the slot; nothing was there before
+    review = verdict["slot"]
+    assert [line for line in review.splitlines() if line.startswith("**")] == [
+        "**Reviewer:** code-reviewer",
+        "**Iteration:** 1",
+        "**Verdict:** READY",
+    ]
+    assert review.startswith("## Review\n") and "\n### Findings\n" in review
+    assert f"wrote the engine's review at its slot: {SLOT}" in said
+    assert said[-1] == "recorded upstream's review receipt: --verdict READY"
+
+
+def test_a_slot_leading_outside_the_project_is_refused_and_no_verdict_is_recorded(
+    harness, tmp_path, monkeypatch
+):
+    log = tmp_path / "runs.jsonl"
+    program = tmp_path / "bin" / "fake-slot-bun"
+    program.parent.mkdir()
+    program.write_text(FAKE_SLOT_BUN.format(python=sys.executable, log=str(log), slot="../x.md"))
+    program.chmod(0o755)
+    monkeypatch.setenv("AIDLC_BUN", str(program))
+
+    said = _record(harness, _doc("READY", [(1, 1)]))
+
+    assert [run["argv"][-1] for run in _runs(log)] == ["1"]  # the request only
+    assert "not a path inside the project" in said[-1]
+    assert not (tmp_path / "x.md").exists()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -62,6 +62,11 @@ def read_source_manifest(path: Path, workspace: Path) -> SourceManifest:
         raw = path.read_bytes()
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read the source manifest: {exc.strerror}") from None
+    from aidlc_review.upstream.manifest import engine_manifest  # the engine's, by its schema
+
+    known = engine_manifest(raw, workspace)
+    if known is not None:  # bound to the bytes as written; every claim checked as below
+        return replace(parse_source_manifest(known, path, workspace), raw=raw)
     return parse_source_manifest(raw, path, workspace)
 
 
