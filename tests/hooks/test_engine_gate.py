@@ -219,3 +219,14 @@ def test_commands_that_do_not_reach_the_engine_unreadably_run(
 ):
     code, _ = hook(monkeypatch, capsys, project(tmp_path), command)
     assert code == 0
+
+
+def test_the_intents_units_are_found_under_construction_units_where_the_engine_keeps_them(
+    tmp_path,
+):
+    record = tmp_path / "record"
+    for unit in ("billing", "orders"):  # the newest engine's layout (docs/upstream-newer.md)
+        (record / "construction" / "units" / unit / "code-generation").mkdir(parents=True)
+    (record / "construction" / "code-generation").mkdir()  # a stage-level run's folder
+
+    assert engine_gate.intent_units(tmp_path, record) == ["billing", "orders"]
