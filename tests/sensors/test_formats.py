@@ -211,3 +211,21 @@ def test_a_file_a_formatter_cannot_format_is_a_hit_saying_why() -> None:
         Hit("src/b.py", None, None, UNFORMATTED, "unformatted"),
         Hit("src/a.py", None, None, "Cannot parse: 1:4: def (:", "error"),
     ]
+
+
+def test_a_file_black_cannot_parse_is_a_hit_at_the_line_it_names_without_its_source(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "broken.py").write_text("x = 1\nprint 'secret-ish'\n")
+    run = subprocess.run(  # noqa: S603
+        [str(_tool("black")), "--check", "--diff", "broken.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "BLACK_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert run.returncode == 123
+    [hit] = would_reformat(f"{run.stdout}\n{run.stderr}")
+    assert (hit.path, hit.line, hit.level) == ("broken.py", 2, "error")
+    assert "secret-ish" not in hit.message

@@ -128,3 +128,19 @@ def test_the_finding_is_located_at_the_first_line_the_formatter_would_change(
         ("b.py", 1, "formatter/unformatted", "minor"),
     ]
     assert "def f" not in "".join(f.message for f in result.findings)  # no source quoted
+
+
+def test_a_file_black_cannot_parse_is_a_major_finding_beside_a_file_it_would_reformat(
+    tmp_path: Path,
+) -> None:
+    ws = make_workspace(
+        tmp_path / "ws",
+        {"pyproject.toml": "[tool.black]\n", "a.py": "x = 1\ndef f(:\n", "b.py": UNFORMATTED},
+    )
+    result = run_one(ws, ["a.py", "b.py"], "formatter")
+    assert (result.status, result.tool) == ("failed", "black")
+    assert located(result) == [
+        ("a.py", 2, "formatter/unparseable", "major"),
+        ("b.py", 1, "formatter/unformatted", "minor"),
+    ]
+    assert "def f" not in "".join(f.message for f in result.findings)  # no source quoted

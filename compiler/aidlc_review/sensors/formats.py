@@ -243,6 +243,8 @@ def _span(start: dict[str, object], end: dict[str, object]) -> tuple[int, int, i
 
 _WOULD = re.compile(r"^[Ww]ould reformat:? (?P<path>.+)$", re.MULTILINE)
 _CANNOT = re.compile(r"^error: cannot format (?P<path>.+?): (?P<why>.*)$", re.MULTILINE)
+# black 24 and later: ``error: cannot parse: <path>:<line>:<column>``, then the source it quotes
+_UNPARSED = re.compile(r"^error: cannot parse: (?P<path>.+):(?P<line>\d+):\d+$", re.MULTILINE)
 # a unified diff (``--diff``): "--- <name>\t<timestamp>", "+++ ...", then "@@ -<start>[,n] ..."
 _DIFF_FILE = re.compile(r"^--- (.+?)\t.*\n\+\+\+ .*\n@@ -(\d+)", re.MULTILINE)
 
@@ -250,15 +252,20 @@ _DIFF_FILE = re.compile(r"^--- (.+?)\t.*\n\+\+\+ .*\n@@ -(\d+)", re.MULTILINE)
 def would_reformat(text: str) -> list[Hit]:
     """A formatter's check in words (black ``--check --diff``): ``would reformat <path>`` for
     each file it would change, located at the first line its unified diff changes when it
-    prints one; ``error: cannot format <path>: <why>`` for a file it cannot format. Only the
-    diff's line numbers are read: the source it quotes goes nowhere."""
+    prints one; ``error: cannot format <path>: <why>`` or ``error: cannot parse:
+    <path>:<line>:<column>`` for a file it cannot format. Only the diff's line numbers and
+    the error's place are read: the source they quote goes nowhere."""
     first = _first_changes(text)
     hits = [
         Hit(name, first.get(name), None, UNFORMATTED, "unformatted")
         for name in (found["path"].strip() for found in _WOULD.finditer(text))
     ]
-    return hits + [
+    hits += [
         Hit(found["path"], None, None, found["why"], "error") for found in _CANNOT.finditer(text)
+    ]
+    return hits + [
+        Hit(found["path"], int(found["line"]), None, "the file does not parse", "error")
+        for found in _UNPARSED.finditer(text)
     ]
 
 
