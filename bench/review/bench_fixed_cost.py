@@ -6,7 +6,7 @@ Run by hand (not part of the test suite):
         [--base] [--no-small]
 
 ``--base`` configures ``base-revision`` in each unchanged-bytes workspace (as Bolt's branch
-point would be); ``--no-small`` leaves out the small-unit row.
+point would be); ``--no-small`` leaves out the small-unit rows, ``--no-ts`` the TypeScript one.
 
 Prints one table. The workspaces are ``bench_review.py``'s (a git repository, ruff +
 mypy strict + coverage configured, N claimed files, one planted F401):
@@ -15,6 +15,11 @@ mypy strict + coverage configured, N claimed files, one planted F401):
   after another with fresh caches; ``first pass`` is ``review run --repairer none`` on an
   empty cache (both whole processes). ``fixed cost`` is their difference: what the review
   adds beyond its tools' own time (target: at most 150 ms).
+- **small TypeScript unit**: ``bench_npm_unit.py``'s "orders" workspace (4 claimed files;
+  eslint, tsc, prettier, vitest + v8 coverage, detect-secrets run directly as
+  ``bench/judgment/direct_npm.py`` runs them) against a cold ``review run``. Its
+  node_modules come from npm once per machine (the bench's npm cache, linked into each
+  copy; the review installs nothing).
 - **unchanged bytes**, for each size N, right after one review (untimed) with its cache:
   ``hook`` is ``hook verify`` (what the pre-commit hook runs on every commit), ``verify``
   is ``review verify`` (the freshness check, the tests' sensor left to the gates),
@@ -33,6 +38,7 @@ machine may be shared.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -42,6 +48,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judgment"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench_review import CLI, UNIT, make_workspace, time_direct, tool_env  # noqa: E402
 
 SMALL = 6
@@ -72,6 +80,28 @@ def small_unit(scratch: Path, repeat: int) -> dict[str, float]:
         seconds, code = timed(review_argv(ws, "run"), ws, scratch / f"small-xdg-{n}")
         assert code == 1, f"review run exited {code}"  # the planted F401
         first.append(seconds)
+    return {"direct": statistics.median(direct), "first": statistics.median(first)}
+
+
+def small_ts_unit(scratch: Path, repeat: int) -> dict[str, float]:
+    """``bench_npm_unit.py``'s "orders" workspace (4 claimed TypeScript files; eslint, tsc,
+    prettier, vitest with v8 coverage; node_modules installed by npm once per machine, in
+    the bench's npm cache, linked into each copy): its tools run directly against a cold
+    ``review run`` (empty cache and state homes), each on a fresh copy."""
+    import bench_npm_unit as npm_bench
+
+    template = npm_bench._orders(scratch / "ts-template")
+    claims = list(npm_bench.ORDERS.claims)
+    env = {**os.environ, "PATH": f"{npm_bench.BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    direct, first = [], []
+    for n in range(repeat):
+        copy = npm_bench._copy(template, scratch / f"ts-direct-{n}")
+        started = time.perf_counter()
+        npm_bench.run_direct_npm(copy, claims, npm_bench.ORDERS.test_command, env)
+        direct.append(time.perf_counter() - started)
+        copy = npm_bench._copy(template, scratch / f"ts-review-{n}")
+        took, _ = npm_bench._review(copy, scratch / f"ts-cache-{n}", scratch / f"ts-state-{n}")
+        first.append(took)
     return {"direct": statistics.median(direct), "first": statistics.median(first)}
 
 
@@ -109,17 +139,22 @@ def unchanged(scratch: Path, size: int, repeat: int, base: bool) -> dict[str, fl
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
-def print_small(scratch: Path, repeat: int) -> None:
-    before = load()
-    f = small_unit(scratch, repeat)
-    fixed = (f["first"] - f["direct"]) * 1000
-    print(f"| small unit ({SMALL} files) | direct | first pass | fixed cost | ratio | load |")
+def print_small(scratch: Path, repeat: int, typescript: bool) -> None:
+    print("| small unit, cold | direct | first pass | fixed cost | ratio | load |")
     print("|---|---:|---:|---:|---:|---|")
-    ratio = f["first"] / f["direct"]
-    print(
-        f"| cold | {f['direct']:.2f} | {f['first']:.2f} | {fixed:+.0f} ms | "
-        f"{ratio:.2f}x | {before} -> {load()} |"
-    )
+    units = [(f"Python ({SMALL} files)", small_unit)]
+    if typescript:
+        units.append(("TypeScript (orders, 4 files)", small_ts_unit))
+    for name, measure in units:
+        before = load()
+        f = measure(scratch, repeat)
+        fixed = (f["first"] - f["direct"]) * 1000
+        ratio = f["first"] / f["direct"]
+        print(
+            f"| {name} | {f['direct']:.2f} | {f['first']:.2f} | {fixed:+.0f} ms | "
+            f"{ratio:.2f}x | {before} -> {load()} |",
+            flush=True,
+        )
     print()
 
 
@@ -128,19 +163,20 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--base", action="store_true", help="configure base-revision")
-    parser.add_argument("--no-small", action="store_true", help="skip the small-unit row")
+    parser.add_argument("--no-small", action="store_true", help="skip the small-unit rows")
+    parser.add_argument("--no-ts", action="store_true", help="skip the TypeScript unit's row")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         if not args.no_small:
-            print_small(scratch, args.repeat)
+            print_small(scratch, args.repeat, not args.no_ts)
         print("| claimed files | hook | verify | --ready 1st | --ready 2nd | load |")
         print("|---:|---:|---:|---:|---:|---|")
         for size in args.sizes:
             before = load()
             u = unchanged(scratch, size, args.repeat, args.base)
             cells = " | ".join(f"{u[k]:.2f}" for k in ("hook", "verify", "ready1", "ready2"))
-            print(f"| {size} | {cells} | {before} -> {load()} |")
+            print(f"| {size} | {cells} | {before} -> {load()} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -171,6 +171,32 @@ def healthy_cache(directory: Path) -> ResultCache | None:
     return ResultCache(directory)
 
 
+def shared_cache() -> ResultCache | None:
+    """The sealed cache at the default home, opened once per process (per cache home) for
+    the memos read outside a sensors' run (clean names, the descriptors' names); None when it
+    cannot be opened (a memo then misses: its answer is computed)."""
+    try:
+        directory = default_cache_dir()
+    except Exception:  # noqa: BLE001 (no memo: every answer is computed, as before)
+        return None
+    with _OPENING:
+        if _OPEN and _OPEN[0][0] == directory:
+            return _OPEN[0][1]
+        while _OPEN:
+            _OPEN.pop()[1].close()  # another cache home (tests): one connection at a time
+        try:
+            cache = healthy_cache(directory)
+        except Exception:  # noqa: BLE001 (no memo: every answer is computed, as before)
+            return None
+        if cache is not None:
+            _OPEN.append((directory, cache))
+        return cache
+
+
+_OPEN: list[tuple[Path, ResultCache]] = []
+_OPENING = threading.Lock()  # the sensors' threads redact their messages
+
+
 def _open(target: str) -> sqlite3.Connection:
     """A connection whose ``entries`` table answers; ``sqlite3.DatabaseError`` otherwise."""
     # check_same_thread off: the sensors' threads share it, one at a time (``_lock``)

@@ -34,11 +34,9 @@ import bisect
 import functools
 import hashlib
 import re
-import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from aidlc_review.sensors.deadline import WorkerFailed, no_fork, run_limited
@@ -213,30 +211,10 @@ _CLEAN: set[str] = set()  # this process's clean texts (the detector is determin
 
 
 def _memo_cache() -> Any:
-    """The sealed result cache, opened once per process (per cache home); None when it
-    cannot be opened."""
-    from aidlc_review.sensors.cache import default_cache_dir, healthy_cache
+    """The sealed result cache this process shares (``sensors.cache.shared_cache``)."""
+    from aidlc_review.sensors.cache import shared_cache
 
-    try:
-        directory = default_cache_dir()
-    except Exception:  # noqa: BLE001 (no memo: every text is scanned, as before)
-        return None
-    with _OPENING:
-        if _OPEN and _OPEN[0][0] == directory:
-            return _OPEN[0][1]
-        while _OPEN:
-            _OPEN.pop()[1].close()  # another cache home (tests): one connection at a time
-        try:
-            cache = healthy_cache(directory)
-        except Exception:  # noqa: BLE001 (no memo: every text is scanned, as before)
-            return None
-        if cache is not None:
-            _OPEN.append((directory, cache))
-        return cache
-
-
-_OPEN: list[tuple[Path, Any]] = []
-_OPENING = threading.Lock()  # the sensors' threads redact their messages
+    return shared_cache()
 
 
 def _memo_key(text: str) -> str:

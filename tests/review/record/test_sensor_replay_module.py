@@ -152,9 +152,19 @@ def test_a_tampered_record_is_refused_before_anything_is_replayed(tmp_path, caps
     assert ran == []
 
 
-def test_without_a_configured_base_the_gate_gives_other_inputs_and_runs_the_sensors(
+def test_without_a_configured_base_the_first_gate_replays_the_pass_too(
     tmp_path, capsys, ran
 ) -> None:
     paths = _reviewed(tmp_path, CLEAN, 0, ran, base=False)
     assert prove_unit(paths).ready
-    assert ran != []  # the pass's sensors had no base; the gate's have the baseline's
+    assert ran == []  # both sides gave the sensors the commit the sealed baseline names
+
+
+def test_without_a_configured_base_a_replayed_blocking_finding_still_blocks(
+    tmp_path, capsys, ran
+) -> None:
+    paths = _reviewed(tmp_path, LINT_ERROR, 1, ran, base=False)
+    proof = prove_unit(paths)
+    assert ran == []
+    assert proof.blocking and not proof.ready
+

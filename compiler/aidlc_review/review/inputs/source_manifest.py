@@ -9,7 +9,6 @@ a secret is refused too: claimed paths are quoted in findings, reports and on st
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from dataclasses import dataclass, replace
@@ -118,12 +117,56 @@ class ManifestFile(BaseModel):
 
 
 def parse_source_manifest(raw: bytes, path: Path, workspace: Path) -> SourceManifest:
-    document = parse_json(ManifestFile, raw, str(path))
+    document = _validated(raw, path)
     try:
         claims = _checked_claims(document, workspace.resolve())
     except _Refusal as exc:
         raise InvalidInput(f"{path}: {exc.where}: {exc.message}") from None
     return SourceManifest(path, raw, document.stage, document.unit, document.version, tuple(claims))
+
+
+def _validated(raw: bytes, path: Path) -> ManifestFile:
+    """The document the bytes hold, validated once per process: a pass reads its manifest
+    several times (the request, the pass, the drift checks) and validation, which scans
+    every claimed name for secrets, depends on nothing but the bytes. What the claims name
+    on disk is checked again at every read (``_checked_claims``)."""
+    key = (raw, str(path))
+    document = _VALIDATED.get(key)
+    if document is None:
+        _scan_names(raw)
+        document = parse_json(ManifestFile, raw, str(path))
+        while len(_VALIDATED) >= 16:
+            _VALIDATED.pop(next(iter(_VALIDATED)))
+        _VALIDATED[key] = document
+    return document
+
+
+_VALIDATED: dict[tuple[bytes, str], ManifestFile] = {}
+
+
+def _scan_names(raw: bytes) -> None:
+    """Every claimed name scanned for secrets in one go (one look-up in the clean names'
+    memo, detect-secrets loaded at most once) before the model checks each name; bytes that
+    are not a manifest are left to the model, which says what is wrong."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return
+    writes = data.get("writes") if isinstance(data, dict) else None
+    if not isinstance(writes, list):
+        return
+    names = [
+        value
+        for entry in writes
+        if isinstance(entry, dict)
+        for value in (entry.get("path"), entry.get("repo"))
+        if isinstance(value, str)
+    ]
+    new = [name for name in dict.fromkeys(names) if name not in _SCANNED]
+    if new:
+        from aidlc_review.sensors.redact import scrub_many
+
+        _SCANNED.update((n, shown) for n, (shown, _) in zip(new, scrub_many(new), strict=True))
 
 
 def _checked_claims(document: ManifestFile, root: Path) -> list[Claim]:
@@ -193,12 +236,16 @@ def _check_no_secret(value: str) -> None:
         raise ValueError(f"names a secret ({shown}); rename it so no secret is in its path")
 
 
-@functools.lru_cache(maxsize=4096)
 def _scrubbed(value: str) -> str:
     """A pass reads the manifest several times: each name is scanned once per process."""
-    from aidlc_review.sensors.redact import scrub  # detect-secrets: only when a manifest is read
+    if value not in _SCANNED:
+        from aidlc_review.sensors.redact import scrub  # detect-secrets: only when one is read
 
-    return scrub(value)[0]
+        _SCANNED[value] = scrub(value)[0]
+    return _SCANNED[value]
+
+
+_SCANNED: dict[str, str] = {}  # name -> as shown (itself when clean); the scan is deterministic
 
 
 def claimed_files(manifest: SourceManifest, workspace: Path) -> list[str]:

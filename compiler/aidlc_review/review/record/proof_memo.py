@@ -32,13 +32,16 @@ import hashlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aidlc_review import __version__
 from aidlc_review.review.findings.change_filter import Change
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record.models import Finding
 from aidlc_review.review.record.recompute import Recomputed
+
+if TYPE_CHECKING:
+    from aidlc_review.review.source.git_drift import Listing
 
 LABEL = "proof-memo/1"
 
@@ -114,12 +117,16 @@ def running_parts(label: str, unit: str | None) -> list[Any]:
     return [label, __version__, sys.executable, os.environ.get("PATH", ""), unit]
 
 
-def seen_files(workspace: Path, leave_out: tuple[str, ...] = ()) -> list[tuple[str, str]] | None:
+def seen_files(
+    workspace: Path, leave_out: tuple[str, ...] = (), listing: Listing | None = None
+) -> list[tuple[str, str]] | None:
     """Every file git can name in the workspace with the digest of its bytes, except those
-    under the folders ``leave_out`` (workspace-relative, ending in ``/``); None outside git."""
+    under the folders ``leave_out`` (workspace-relative, ending in ``/``); None outside git.
+    ``listing``: git's listing taken by the caller with nothing written since."""
     from aidlc_review.review.source.git_drift import list_files
 
-    listing = list_files(workspace)
+    if listing is None:
+        listing = list_files(workspace)
     if listing is None:
         return None
     names = sorted(n for n in listing.every if not n.startswith(leave_out))

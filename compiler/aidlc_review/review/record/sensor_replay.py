@@ -23,19 +23,17 @@ in memory (``{"cache": False}``) turn it off.
 
 The review's own findings are not what the gate recomputes (the gate marks a reviewer
 finding it did not re-examine, and merges with the recorded ledger rather than the
-previous pass's), so the pass keeps the sensors' results, not its conclusion. Nor are its
-sensors always given what a gate gives them: without a configured base (Bolt's branch
-point or ``base-revision``) the pass gives them none, while a gate gives them the sealed
-baseline's commit (coverage then judges changed lines). Those are different inputs, so
-different keys: such a gate runs its sensors, as before; the replay answers when a base
-is configured.
+previous pass's), so the pass keeps the sensors' results, not its conclusion. Its sensors
+are given what a gate gives them: the configured base (Bolt's branch point or
+``base-revision``), else the commit the sealed stage-entry baseline names (HEAD at the
+first pass; ``run.engine.gather``), so the replay answers with or without a configured base.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.review.inputs.paths import RecordPaths
@@ -46,6 +44,9 @@ from aidlc_review.review.record.proof_memo import (
     seen_files,
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult
+
+if TYPE_CHECKING:
+    from aidlc_review.review.source.git_drift import Listing
 
 LABEL = "sensor-replay/1"
 NEVER_REPLAYED = frozenset({"findings-schema"})  # it judges the record the pass writes later
@@ -58,12 +59,14 @@ def run_and_keep(
     sensors: list[SensorManifest],
     settings: dict[str, Any],
     progress: Callable[[str], None] | None = None,
+    listing: Listing | None = None,
 ) -> list[CheckResult]:
     """``run_sensors`` for a pass, keeping each result for the gates when nothing changed
-    under the sensors while they ran."""
+    under the sensors while they ran. ``listing``: git's listing of the tree the pass took
+    with nothing written since (the key after the run always lists the tree again)."""
     from aidlc_review.sensors import run_sensors
 
-    before = inputs_digest(paths, harness, files, settings)
+    before = inputs_digest(paths, harness, files, settings, listing)
     results = run_sensors(paths.workspace, files, sensors, settings=settings, progress=progress)
     if before is not None and before == inputs_digest(paths, harness, files, settings):
         kept = {
@@ -96,13 +99,17 @@ def replayed_or_run(
 
 
 def inputs_digest(
-    paths: RecordPaths, harness: Path, files: list[str], settings: dict[str, Any]
+    paths: RecordPaths,
+    harness: Path,
+    files: list[str],
+    settings: dict[str, Any],
+    listing: Listing | None = None,
 ) -> str | None:
     """The digest of what a sensor run reads and is given; None: no replay (outside git,
     or the result cache turned off)."""
     if settings.get("cache", True) is False:
         return None
-    seen = seen_files(paths.workspace, _review_outputs(paths))
+    seen = seen_files(paths.workspace, _review_outputs(paths), listing)
     if seen is None:
         return None
     parts: list[Any] = [

@@ -37,6 +37,7 @@ from aidlc_review.review.record.waivers import waived_prints
 from aidlc_review.review.report.markdown import tool_label
 from aidlc_review.review.source.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.source.freeze import Frozen, freeze_unit
+from aidlc_review.review.source.git_drift import list_files
 from aidlc_review.review.source.kept_source import keep_source
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
@@ -123,21 +124,25 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     except OSError as exc:
         progress(f"could not keep the frozen source for later diffs: {exc}")
     # the sensors compare with the same base as the unclaimed-changes check: Bolt's branch
-    # point, else the workspace's base-revision (the dependencies sensor then falls back to
-    # HEAD, coverage shows no changed lines)
+    # point, else the workspace's base-revision, else the commit the stage-entry baseline
+    # sealed (HEAD at the first pass), which is what every gate gives them (``proof._base``):
+    # the same inputs on both sides, so the first gate replays this run
     base_revision = ctx.configured_base()
     baseline = ensure_baseline(ctx.paths, ctx.excluded(), sorted(frozen.claimed), base_revision)
     settings = ctx.sensor_settings(at=baseline.base)  # the table at the base judges
-    if base_revision:
-        settings["base_revision"] = base_revision
+    if base_revision or baseline.base:
+        settings["base_revision"] = base_revision or baseline.base
     if "in_force" in settings:
         progress(settings.pop("in_force"))
-    drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True)
+    # one look at the tree for the drift check and the sensors' inputs: nothing is written
+    # between them (the key after the sensors ran, and the late drift check, look again)
+    listing = list_files(ctx.paths.workspace)
+    drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True, listing=listing)
     for _, reason in drifted:
         progress(reason)
     # kept, sealed, for the first gate after this review (``review.record.sensor_replay``)
     results = run_and_keep(
-        ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress
+        ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress, listing
     )
     return Gathered(manifest, frozen, results, baseline, drifted)
 

@@ -33,7 +33,13 @@ from aidlc_review.review.inputs.source_manifest import claimed_files, read_sourc
 from aidlc_review.review.record.seal import ForgedState, check_seal, seal
 from aidlc_review.review.record.store import load_receipt
 from aidlc_review.review.source.freeze import digest_of, snapshot_source, tool_leftovers
-from aidlc_review.review.source.git_drift import changes_since, engine_owned, resolve_base
+from aidlc_review.review.source.git_drift import (
+    Listing,
+    changes_since,
+    engine_owned,
+    list_files,
+    resolve_base,
+)
 from aidlc_review.typed_load import parse_json
 
 CORRUPT_HINT = "delete it and run `review run` again"
@@ -97,16 +103,25 @@ def load_baseline(paths: RecordPaths) -> Baseline | None:
 
 
 def drift(
-    paths: RecordPaths, baseline: Baseline, claimed: set[str], in_pass: bool = False
+    paths: RecordPaths,
+    baseline: Baseline,
+    claimed: set[str],
+    in_pass: bool = False,
+    listing: Listing | None = None,
 ) -> list[tuple[str, str]]:
     """``(path, "path: what changed")`` for every change outside the unit's claims and the
     claims other units' reviews cover; ``in_pass``: a pass leaves out what ``_awaited``
-    names (verify and the gates never do)."""
+    names (verify and the gates never do). ``listing``: git's listing of the tree taken
+    by the caller with nothing written since, else the tree is listed here."""
     excluded = [paths.workspace / p for p in baseline.excluded]
     excluded.append(paths.record)
     owned = engine_owned(paths.workspace)  # a baseline taken before they were left out
     before = {p: h for p, h in baseline.files.items() if not _under(p, owned)}
-    now = snapshot_source(paths.workspace, excluded)
+    # one listing for the snapshot and the comparison with the base: nothing is written
+    # between them (a later drift check lists the tree again)
+    if listing is None:
+        listing = list_files(paths.workspace.resolve())
+    now = snapshot_source(paths.workspace, excluded, listing)
     others = claims_of_other_units(paths)
     claimed = claimed | own_claims(paths) | others.proven
     at_entry = set(baseline.claimed)
@@ -127,7 +142,9 @@ def drift(
             nobody = "this unit" if rel in others.unproven else "any unit"
             found.append((rel, f"{rel}: claimed at stage entry but no longer claimed by {nobody}"))
     seen = {rel for rel, _ in found} | (_awaited(baseline, others, now) if in_pass else set())
-    found += [d for d in _git_drift(paths, baseline, claimed | at_entry) if d[0] not in seen]
+    found += [
+        d for d in _git_drift(paths, baseline, claimed | at_entry, listing) if d[0] not in seen
+    ]
     return [(rel, reason + others.why_not(rel)) for rel, reason in found]
 
 
@@ -138,11 +155,13 @@ def _awaited(baseline: Baseline, others: OtherClaims, now: dict[str, str]) -> se
     return {rel for rel in waiting if rel in now and now[rel] == baseline.files.get(rel)}
 
 
-def _git_drift(paths: RecordPaths, baseline: Baseline, claimed: set[str]) -> list[tuple[str, str]]:
+def _git_drift(
+    paths: RecordPaths, baseline: Baseline, claimed: set[str], listing: Listing | None
+) -> list[tuple[str, str]]:
     """Unclaimed differences between the unit's base commit and the working tree."""
     if baseline.base is None:
         return []
-    changes = changes_since(paths.workspace, baseline.base)
+    changes = changes_since(paths.workspace, baseline.base, listing)
     short = baseline.base[:12]
     if changes is None:
         return [("", f"could not compare the workspace with the unit's base {short} (git)")]

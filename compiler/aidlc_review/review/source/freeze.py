@@ -24,7 +24,8 @@ from aidlc_review.review.inputs.source_manifest import (
     claimed_files,
     unreadable_claims,
 )
-from aidlc_review.review.source.git_drift import engine_owned, list_files
+from aidlc_review.review.source.git_drift import Listing, engine_owned, list_files
+from aidlc_review.review.source.tool_names import tool_names
 
 # Folders that are never source: VCS, environments, build output; plus every tool's
 # caches (its descriptor's ``caches``)
@@ -48,11 +49,9 @@ _NOT_SOURCE_DIRS = frozenset(
 
 @functools.cache
 def skipped_dirs() -> frozenset[str]:
-    """The folders a walk of the workspace never enters (read from the descriptors when
-    first asked: checking a receipt reads no sensor manifest)."""
-    from aidlc_review.sensors.descriptors import cache_names
-
-    return _NOT_SOURCE_DIRS | {n for n in cache_names() if "*" not in n}
+    """The folders a walk of the workspace never enters (the descriptors' caches, from their
+    sealed memo when this machine has read them: ``tool_names``)."""
+    return _NOT_SOURCE_DIRS | {n for n in tool_names().caches if "*" not in n}
 
 
 # The checkers' config files: editing one can silence a sensor, so they are always
@@ -64,18 +63,14 @@ _OTHER_CONFIG_FILES = (".flake8", ".pre-commit-config.yaml", ".secrets.baseline"
 
 @functools.cache
 def config_files() -> tuple[str, ...]:
-    from aidlc_review.sensors.descriptors import root_config_names
-
-    return tuple(sorted({*_OTHER_CONFIG_FILES, *root_config_names()}))
+    return tuple(sorted({*_OTHER_CONFIG_FILES, *tool_names().configs}))
 
 
 @functools.cache
 def tool_leftovers() -> re.Pattern[str]:
     """What tools leave behind while checking is not source (a coverage run must not
     make the review it is part of look stale)."""
-    from aidlc_review.sensors.descriptors import cache_names
-
-    caches = "|".join(re.escape(n).replace(r"\*", ".*") for n in cache_names())
+    caches = "|".join(re.escape(n).replace(r"\*", ".*") for n in tool_names().caches)
     return re.compile(rf"(^|/)((?:{caches})(/.*)?|__pycache__/.*|.*\.pyc)$")
 
 
@@ -116,12 +111,17 @@ def digest_of(data: object) -> str:
     return sha256_bytes(canonical_json(data))
 
 
-def snapshot_source(workspace: Path, excluded: list[Path]) -> dict[str, str]:
-    """Hash every application source file of the workspace, sorted by path."""
+def snapshot_source(
+    workspace: Path, excluded: list[Path], listing: Listing | None = None
+) -> dict[str, str]:
+    """Hash every application source file of the workspace, sorted by path. ``listing``:
+    git's listing of the tree taken just now by the caller (nothing written since), else
+    one is taken here."""
     root = workspace.resolve()
     prefixes = [x for x in (_relative_prefix(root, path) for path in excluded) if x is not None]
     prefixes += engine_owned(root)
-    listing = list_files(root)  # what the tree's own .gitignore files leave out stays out
+    if listing is None:
+        listing = list_files(root)  # what the tree's own .gitignore files leave out stays out
     paths = set(listing.every) if listing is not None else set(_walk_files(root))
     paths |= {name for name in config_files() if (root / name).is_file()}
     kept = [

@@ -23,25 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.gitdoor import git
 from aidlc_review.upstream import names
 
 UPSTREAM_ENGINE = names.tool_path(names.ORCHESTRATE_TOOL)
 UPSTREAM_RECORD = names.RECORDS
 UPSTREAM_WORKTREES = names.WORKTREES  # where upstream's swarm forks bolt-<unit> worktrees
-# Before the command: no replace ref stands in for the base, no fsmonitor program runs,
-# no excludes file outside the tree is read.
-_SAFE_GIT = (
-    "--no-replace-objects",
-    "-c",
-    "core.excludesFile=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-)
 # ls-files --others: the tree's .gitignore files only (no --exclude-standard, which adds
 # the local and global excludes), and never a .gitignore itself.
 _TREE_IGNORES = ("--exclude-per-directory=.gitignore", "--exclude=!.gitignore")
@@ -135,11 +126,15 @@ def list_files(workspace: Path) -> Listing | None:
     return Listing(frozenset(_split(cached)), frozenset(untracked))
 
 
-def changes_since(workspace: Path, base: str) -> dict[str, str] | None:
+def changes_since(
+    workspace: Path, base: str, listing: Listing | None = None
+) -> dict[str, str] | None:
     """``{path: added|changed|deleted|untracked}`` from ``base`` to the working tree; None if
-    git cannot tell (the base is gone, git is missing)."""
+    git cannot tell (the base is gone, git is missing). ``listing``: the tree as git listed
+    it just now (nothing written since), else it is listed here."""
     tree = _tree(workspace, base)
-    listing = list_files(workspace)
+    if listing is None:
+        listing = list_files(workspace)
     if tree is None or listing is None:
         return None
     found = {}
@@ -203,12 +198,10 @@ def _split(output: str) -> list[str]:
 
 
 def _git(workspace: Path, *args: str) -> str | None:
-    command = ["git", "-C", str(workspace), "--work-tree=.", *_SAFE_GIT, *args]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=120, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
+    """git through the one door (``gitdoor``: its safety flags, its timeout), the work tree
+    pinned to the workspace (no ``core.worktree`` in ``.git/config`` moves it)."""
+    out = git(workspace, "--work-tree=.", *args)
+    return None if out is None else os.fsdecode(out)
 
 
 def export_at(workspace: Path, commit: str, into: Path) -> bool:
@@ -219,25 +212,11 @@ def export_at(workspace: Path, commit: str, into: Path) -> bool:
     import tarfile
 
     prefix = _git(workspace, "rev-parse", "--show-prefix")
-    command = [
-        "git",
-        "-C",
-        str(workspace),
-        *_SAFE_GIT,
-        "archive",
-        "--format=tar",
-        commit,
-        "--",
-        ".",
-    ]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=300, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    if done.returncode != 0 or prefix is None:
+    tar = git(workspace, "archive", "--format=tar", commit, paths=["."], timeout=300)
+    if tar is None or prefix is None:
         return False
     staging = into.with_name(into.name + ".tree")
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
         archive.extractall(staging, filter="data")
     (staging / prefix.strip()).rename(into)
     return True
