@@ -7,8 +7,9 @@ never the workspace, and sealed: ``tool_cache``) makes re-runs cheap instead, an
 manifest says it may be seeded (``options.seed``), a workspace's first run starts from the
 machine's seed of that cache (``incremental_seed``).
 
-The report is read by the parser of its format (``options.format``; ``fallback_format``
-when the installed version refuses the ``report`` flags: ``format_diagnostics``). Only the
+The report is read by the parser of its format (``runner_format``; the runner's option
+``fallback_format`` when the installed version refuses the ``report`` flags:
+``format_diagnostics``); an exit code outside its ``exit_codes`` could not verify. Only the
 inline suppressions that stood at the unit's base are honoured (``suppressions``): the tool
 reads each claimed file holding one the change added from a shadow copy without it
 (``flags.shadow``), and what it then reports there is hidden by it. Every other type checker
@@ -157,13 +158,12 @@ def _publish(lock: FileLock, cache: Path, seed: Path) -> None:
         incremental_seed.publish(cache, seed)
 
 
-def _read(ctx: SensorContext, tool: Tool, option: str, report: str) -> list[Diagnostic]:
-    """The report in the format the runner's ``option`` names; an unreadable one names the
-    tool (could not verify)."""
-    name = ctx.option(option)
-    parse = DIAGNOSTIC_FORMATS.get(str(name))
+def _read(tool: Tool, format_name: str | None, report: str) -> list[Diagnostic]:
+    """The report read by its format's parser; an unreadable one names the tool (could not
+    verify)."""
+    parse = DIAGNOSTIC_FORMATS.get(str(format_name))
     if parse is None:
-        raise SensorError(f"{ctx.name}: no parser for the format {name!r} (runner option {option})")
+        raise SensorError(f"{tool.spec.tool}: no parser for the format {format_name!r}")
     try:
         return parse(report)
     except SensorError as exc:
@@ -178,10 +178,10 @@ def _checked(ctx: SensorContext, tool: Tool, argv: list[str]) -> list[Diagnostic
     if run.returncode == 2 and "unrecognized arguments" in run.stderr and report:
         argv = _without(argv, report)  # an older version: read its fallback format instead
         run = ctx.run([*argv, "--", *ctx.files])
-        hits = _read(ctx, tool, "fallback_format", run.stdout)
+        hits = _read(tool, ctx.option("fallback_format"), run.stdout)
     else:
-        hits = _read(ctx, tool, "format", run.stdout)
-    if run.returncode not in (0, 1, 2):
+        hits = _read(tool, tool.spec.runner_format, run.stdout)
+    if run.returncode not in tool.spec.exit_codes:
         raise SensorError(f"{name} exited {run.returncode}: {last_line(run.stderr or run.stdout)}")
     if run.returncode == 2 and not any(hit.rule == "syntax" for hit in hits):
         first = hits[0].message if hits else last_line(run.stderr or run.stdout)
