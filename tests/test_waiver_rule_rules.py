@@ -10,7 +10,7 @@ from aidlc_review.waiver_rule import SECRET_CHECK, holds, parse_day, refusal
 
 SECRET = (
     "a secret is not waivable: remove it, or record a test fixture's fake key in the "
-    "workspace's .secrets.baseline (detect-secrets scan --baseline .secrets.baseline)"
+    "workspace's .secrets.baseline (the secret scan's baseline, audited at the base)"
 )
 CRITICAL_SECURITY = "a critical security finding is not waivable: repair it, or request changes"
 

@@ -16,7 +16,7 @@ def refusal(severity: str, category: str, check: str | None, rule: str | None) -
     if check == SECRET_CHECK or (rule or "").startswith(SECRET_CHECK + "/"):
         return (
             "a secret is not waivable: remove it, or record a test fixture's fake key in the "
-            "workspace's .secrets.baseline (detect-secrets scan --baseline .secrets.baseline)"
+            "workspace's .secrets.baseline (the secret scan's baseline, audited at the base)"
         )
     if severity == "critical" and category == "security":
         return "a critical security finding is not waivable: repair it, or request changes"

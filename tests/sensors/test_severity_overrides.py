@@ -80,8 +80,8 @@ LINE = PYPROJECT.count("\n") + 1  # the first line of the text appended to PYPRO
             '\n[tool.aidlc-review.severity.rules]\n"Secret Keyword" = "minor"\n',
             2,
             'severity.rules["Secret Keyword"]',
-            "'Secret Keyword' is not a rule id (a ruff code like 'S608', or tool:rule like "
-            "'eslint:no-eval'); a secret the secret-scan finds is always critical and cannot "
+            "'Secret Keyword' is not a rule id (a code like 'S608', or tool:rule as the tool's "
+            "findings name it); a secret the secret-scan finds is always critical and cannot "
             "be overridden",
         ),
         (

@@ -12,18 +12,22 @@ import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from aidlc_review.errors import InvalidInput
 from aidlc_review.fsio import write_atomic
 from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.review.inputs.paths import RecordPaths
+from aidlc_review.review.inputs.project import Project
 from aidlc_review.review.inputs.source_manifest import claimed_files, manifest_for_paths
 from aidlc_review.review.inputs.workspace_settings import OWN_FILE, TABLE, load_settings
-from aidlc_review.sensors.descriptors import shipped_tools
+from aidlc_review.sensors.context import is_detected
+from aidlc_review.sensors.descriptors import (
+    own_test_runners,
+    runner_config_names,
+    shipped_tools,
+)
+from aidlc_review.sensors.globs import filter_matching
 
-TEST_COMMAND = "python -m pytest -q"
-PYTEST_CONFIGS = ("pytest.ini", "tox.ini", "setup.cfg", "conftest.py")
 PRE_COMMIT = """\
 repos:
   - repo: https://github.com/<owner>/aidlc-code-review
@@ -127,14 +131,28 @@ def _settings_table(workspace: Path, pyproject: Path) -> str | None:
     if "aidlc-review" in parsed.get("tool", {}):
         return None
     lines = ["# How aidlc-review runs this project (docs/settings.md).", TABLE]
-    if _has_tests(workspace, parsed):
-        lines.append(f'test-command = "{TEST_COMMAND}"')
+    command = _python_test_command(workspace)
+    if command is not None:
+        lines.append(f'test-command = "{command}"')
     table = "\n".join(lines) + "\n"
     return text.rstrip("\n") + "\n\n" + table if text.strip() else table
 
 
-def _has_tests(workspace: Path, parsed: dict[str, Any]) -> bool:
-    """pytest configured, or test files where pytest looks for them by default."""
-    if "pytest" in parsed.get("tool", {}) or any((workspace / n).is_file() for n in PYTEST_CONFIGS):
-        return True
-    return (workspace / "tests").is_dir() or any(workspace.glob("test_*.py"))
+def _python_test_command(workspace: Path) -> str | None:
+    """The test command of the first Python test runner (one the coverage runner measures
+    itself) the workspace configures (its descriptor's ``config``), or that takes one of the
+    project's test files."""
+    tests = Project.read(workspace, None).test_files
+    for spec in own_test_runners():
+        takes = filter_matching(spec.files, list(tests)) if spec.files else list(tests)
+        if spec.test_command and (_configures(workspace, spec) or takes):
+            return spec.test_command
+    return None
+
+
+def _configures(workspace: Path, spec: ToolSpec) -> bool:
+    """A file at the workspace's top holds the runner's configuration (its section, when
+    the descriptor names one)."""
+    names = runner_config_names(spec)
+    where = [f"{name}:{section}" if section else name for name, section in names]
+    return bool(where) and is_detected(spec.model_copy(update={"detect": where}), workspace)

@@ -23,6 +23,7 @@ is left as it is for inspection.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -31,23 +32,23 @@ from typing import Any
 from aidlc_review.bolt.git import Git
 from aidlc_review.errors import AidlcError
 from aidlc_review.fsio import sha256_bytes
+from aidlc_review.sensors.descriptors import cache_names
 
 RECORD = "aidlc-docs"
 ENGINE = ".aidlc-engine"
 DOCUMENTS = (".md", ".json")
 _TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # fsio.write_atomic's mkstemp names
 PLAIN_FILE = "100644"
-# What review tools leave in a worktree is neither source nor record: never merged.
-LEFTOVER_GLOBS = (
-    "**/.coverage",
-    "**/.coverage.*",
-    "**/coverage.xml",
-    "**/__pycache__/**",
-    "**/*.pyc",
-    "**/.ruff_cache/**",
-    "**/.mypy_cache/**",
-    "**/.pytest_cache/**",
-)
+# What the interpreter leaves in a worktree; the review's tools leave their descriptors'
+# ``caches`` (``leftover_globs``). Neither source nor record: never merged.
+_BYTECODE_GLOBS = ("**/__pycache__/**", "**/*.pyc")
+
+
+@functools.cache
+def leftover_globs() -> tuple[str, ...]:
+    """Glob pathspecs of every tool leftover: a cache name as a file and as a folder."""
+    caches = [glob for name in cache_names() for glob in (f"**/{name}", f"**/{name}/**")]
+    return (*caches, *_BYTECODE_GLOBS)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def unit_record(unit: str) -> str:
 
 def snapshot_excludes() -> list[str]:
     """Pathspecs that keep engine state and tool leftovers out of the candidate tree."""
-    return [f":(exclude){RECORD}/{ENGINE}"] + [f":(exclude,glob){g}" for g in LEFTOVER_GLOBS]
+    return [f":(exclude){RECORD}/{ENGINE}"] + [f":(exclude,glob){g}" for g in leftover_globs()]
 
 
 def remove_stale_temps(record: Path) -> list[Path]:

@@ -99,7 +99,7 @@ def _add_run_settings(parser: argparse.ArgumentParser) -> None:
         "--coverage-command",
         default=None,
         metavar="CMD",
-        help="the unit's targeted test command, e.g. 'pytest tests/auth'",
+        help="the unit's targeted test command: the project's test runner on the unit's tests",
     )
     parser.add_argument(
         "--coverage-data",

@@ -19,9 +19,15 @@ from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.source_manifest import claimed_files, read_source_manifest
 from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.sensors.context import is_detected
+from aidlc_review.sensors.descriptors import runner_module, testing_packages
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.manifests import load_sensor_manifests
-from aidlc_review.sensors.project_env import Interpreter, command_argv, interpreter_for
+from aidlc_review.sensors.project_env import (
+    Interpreter,
+    command_argv,
+    interpreter_for,
+    runner_of_command,
+)
 from aidlc_review.sensors.tools import find_tool, run_tool
 
 PROBE_SECONDS = 30.0
@@ -81,7 +87,7 @@ def _shown(command: Any) -> str | None:
 
 def _interpreter(workspace: Path, interpreter: Interpreter) -> dict[str, Any]:
     package = _package(workspace)
-    names = ["pytest", "coverage", *([package] if package else [])]
+    names = [*testing_packages(), *([package] if package else [])]
     run = run_tool([str(interpreter.path), "-c", _PROBE, *names], workspace, PROBE_SECONDS)
     try:
         seen = json.loads(run.stdout) if run.returncode == 0 else None
@@ -165,10 +171,12 @@ def _coverage_blocked(facts: dict[str, Any]) -> str | None:
         return "no interpreter for the test command in the workspace's venv or on PATH"
     if "problem" in found:
         return f"the test command's interpreter {found['path']}: {found['problem']}"
-    if found["imports"]["pytest"] is None and "pytest" in facts["test_command"]:
+    runner = runner_of_command(facts["test_command"])
+    module = runner_module(runner) if runner is not None else None
+    if runner is not None and module and found["imports"].get(runner.package or module) is None:
         return (
-            f"the test command's interpreter {found['path']} cannot import pytest: "
-            "install pytest in the project environment"
+            f"the test command's interpreter {found['path']} cannot import {module}: "
+            f"install {runner.package or module} in the project environment"
         )
     return None
 

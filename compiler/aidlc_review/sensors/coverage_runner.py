@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.sensors.changed_lines import changed_lines
 from aidlc_review.sensors.context import (
     SensorContext,
@@ -32,14 +33,16 @@ from aidlc_review.sensors.context import (
 from aidlc_review.sensors.coverage_analysis import analyse_sources
 from aidlc_review.sensors.coverage_findings import changed_coverage, judge, public, total_of
 from aidlc_review.sensors.described import own_files
+from aidlc_review.sensors.descriptors import own_test_runners, runner_module
 from aidlc_review.sensors.globs import filter_matching
-from aidlc_review.sensors.junit import FailedTest, failed_tests, junit_args
+from aidlc_review.sensors.junit import FailedTest, failed_tests
 from aidlc_review.sensors.project_env import (
     command_argv,
     coverage_argv,
     coverage_shim,
     interpreter_for,
-    pytest_errors,
+    quoted_errors,
+    runner_of_command,
     why_no_data,
 )
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, skipped
@@ -59,7 +62,7 @@ def run(ctx: SensorContext) -> CheckResult:
             shutil.rmtree(work, ignore_errors=True)
     ctx.files = own_files(ctx)  # the files the runner's own tool (coverage.py) measures
     excluded = set()
-    for pattern in ctx.option("exclude", []):
+    for pattern in [*ctx.option("tests", []), *ctx.option("exclude", [])]:
         excluded.update(filter_matching(pattern, ctx.files))
     sources = [f for f in ctx.files if f not in excluded]
     if not sources:
@@ -142,20 +145,23 @@ def _given_data(ctx: SensorContext) -> _Measured:
 
 def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
     """The targeted tests under ``coverage run`` on the project's own interpreter (the one
-    the test command resolves to); failing tests named from pytest's report."""
+    the test command resolves to); failing tests named from the test runner's report (its
+    descriptor's ``report_args``)."""
     tool = select_tool(ctx)
     command = ctx.settings["coverage_command"]
-    tests = _as_module(command)
+    runner = runner_of_command(command, ctx.runner.tools)
+    tests = _as_module(command, runner)
     shown = shown_command([*command_argv(command)], [])
     python = interpreter_for(ctx.workspace, command)
     if python is None:
+        with_runner = f" with {_package(ctx, runner)}" if _package(ctx, runner) else ""
         raise SensorError(
             f"the targeted test command `{shown}`: no interpreter for it in the workspace's "
-            "venv or on PATH; create the project environment (a .venv with pytest) or put "
+            f"venv or on PATH; create the project environment (a .venv{with_runner}) or put "
             "the command on PATH"
         )
-    junit = work / "junit.xml" if tests[:2] == ["-m", "pytest"] else None
-    extra = junit_args(junit) if junit else []
+    junit = work / "junit.xml" if runner is not None else None
+    extra = [a.replace("{report}", str(junit)) for a in runner.report_args] if runner else []
     said = work / "coverage-version"
     head = coverage_argv(python.path, coverage_shim(work), said)
     data = work / ".coverage"
@@ -167,12 +173,11 @@ def _run_tests(ctx: SensorContext, work: Path) -> _Measured:
     except TimedOut:
         raise TimedOut(f"coverage timed out after {ctx.timeout:g}s") from None
     if not data.is_file() and not list(work.glob(".coverage.*")):
-        raise SensorError(why_no_data(shown, python, run))
+        raise SensorError(why_no_data(shown, python, run, runner))
     findings, frames = [], {}
     if run.returncode != 0:
         failed = failed_tests(junit) if junit else None
-        unknown = "not a pytest command" if junit is None else "pytest's report names none"
-        findings = _failures(ctx, run, failed, unknown)
+        findings = _failures(ctx, run, failed, runner)
         # each failed test's frames, by its finding (one per test, in the same order)
         pairs = zip(findings, failed or [], strict=False) if failed else ()
         frames = {f.fingerprint: [list(place) for place in t.frames] for f, t in pairs}
@@ -192,18 +197,33 @@ def _activated(python: Path) -> dict[str, str]:
     return env
 
 
+def _package(ctx: SensorContext, runner: ToolSpec | None) -> str | None:
+    """The distribution the test runner comes in (the command's, else the first known)."""
+    known = [runner] if runner is not None else own_test_runners(ctx.runner.tools)[:1]
+    return next((spec.package or spec.tool for spec in known), None)
+
+
 def _failures(
     ctx: SensorContext,
     run: ToolRun,
     failed: list[FailedTest] | None,
-    unknown: str,
+    runner: ToolSpec | None,
 ) -> list[CheckFinding]:
     """One finding per failing test (node ID, assertion message), else one for the run."""
     head = f"the targeted test command exited {run.returncode}: "
     rule = f"{ctx.name}/tests-failed"
-    said = pytest_errors(run.stdout + "\n" + run.stderr)
+    known = own_test_runners(ctx.runner.tools)
+    # a command no runner is known by may still print a runner's words (a script calling it)
+    speaker = runner or (known[0] if known else None)
+    said = quoted_errors(run.stdout + "\n" + run.stderr, speaker.errors if speaker else [])
+    by = speaker.tool if speaker is not None else ""
     if not failed:
-        tail = f"pytest said: {said}" if said else f"its last line: {_last(run)}"
+        if runner is None:
+            names = " or ".join(spec.tool for spec in known)
+            unknown = f"not a {names} command" if names else "no known test runner"
+        else:
+            unknown = f"{by}'s report names none"
+        tail = f"{by} said: {said}" if said else f"its last line: {_last(run)}"
         message = f"{head}the failing tests are unknown ({unknown}); {tail}"
         return [ctx.finding("", None, message, rule, "tests_failed", "major", identity="")]
     findings = []
@@ -211,7 +231,7 @@ def _failures(
         path = test.path if test.path in ctx.files else ""
         message = f"{head}{test.node_id} failed: {test.message}"
         if test.message == "collection failure" and said:
-            message += f"; pytest said: {said}"  # the report's message names no cause
+            message += f"; {by} said: {said}"  # the report's message names no cause
         findings.append(
             ctx.finding(
                 path,
@@ -236,17 +256,19 @@ def _library_version() -> str:
     return f"coverage {coverage.__version__}"
 
 
-def _as_module(command: Any) -> list[str]:
-    """``pytest tests/x`` or ``python -m pytest tests/x`` -> ``-m pytest ...``; a script stays."""
+def _as_module(command: Any, runner: ToolSpec | None) -> list[str]:
+    """``pytest tests/x`` or ``python -m pytest tests/x`` -> ``-m pytest ...`` with the
+    runner's descriptor's own arguments (``argv``); a script stays."""
     argv = command_argv(command)
     if not argv:
         raise SensorError("coverage_command is empty")
-    if Path(argv[0]).name in ("pytest", "py.test"):
-        argv = ["python", "-m", "pytest", *argv[1:]]
+    module = runner_module(runner) if runner is not None else None
+    if runner is not None and module is not None:
+        if not Path(argv[0]).name.startswith("python"):
+            argv = ["python", "-m", module, *argv[1:]]
+        # the descriptor's argv keeps the runner's own cache out of the workspace under review
+        return ["-m", module, *runner.argv[1:], *argv[3:]]
     head = Path(argv[0]).name
-    if head.startswith("python") and argv[1:3] == ["-m", "pytest"]:
-        # pytest's own cache would otherwise be written into the workspace under review
-        return ["-m", "pytest", "-p", "no:cacheprovider", *argv[3:]]
     if head.startswith("python") and len(argv) > 2 and argv[1] == "-m":
         return argv[1:]
     if head.startswith("python") and len(argv) > 1:

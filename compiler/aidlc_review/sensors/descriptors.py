@@ -89,6 +89,68 @@ def cache_names() -> list[str]:
     return sorted({name for _sensor, spec in shipped_tools() for name in spec.caches})
 
 
+def where_tests_are() -> tuple[str, ...]:
+    """Where the project's tests are: the ``tests`` globs of every sensor with a test
+    runner (``runs``), in the manifests' order, once each."""
+    found: list[str] = []
+    for manifest in shipped_manifests():
+        runner = manifest.runner
+        if runner is not None and any(spec.runs for spec in runner.tools):
+            found += [str(glob) for glob in runner.options.get("tests", [])]
+    return tuple(dict.fromkeys(found))
+
+
+def all_test_runners() -> list[ToolSpec]:
+    """Every tool a test command runs (``runs``), in the manifests' order."""
+    return [spec for _sensor, spec in shipped_tools() if spec.runs]
+
+
+def own_test_runners(tools: list[ToolSpec] | None = None) -> list[ToolSpec]:
+    """The test runners the coverage runner's own tool measures (no ``format``: their report
+    is read by the runner itself), of ``tools`` or of the shipped manifests."""
+    specs = all_test_runners() if tools is None else [spec for spec in tools if spec.runs]
+    return [spec for spec in specs if spec.format is None]
+
+
+def testing_packages() -> list[str]:
+    """The Python distributions a test command runs with: in each sensor with a test runner
+    its own tool measures (no ``format``), those runners' ``package``, then its own tools'."""
+    found: list[str] = []
+    for manifest in shipped_manifests():
+        tools = list(manifest.runner.tools) if manifest.runner else []
+        runners = own_test_runners(tools)
+        if runners:
+            own = [spec for spec in tools if spec.format is None and spec not in runners]
+            found += [spec.package for spec in [*runners, *own] if spec.package]
+    return list(dict.fromkeys(found))
+
+
+def runner_programs(spec: ToolSpec) -> tuple[str, ...]:
+    """The programs a test command names the runner by (``runs`` of one word)."""
+    return tuple(entry for entry in spec.runs if len(entry.split()) == 1)
+
+
+def runner_module(spec: ToolSpec) -> str | None:
+    """The module an interpreter runs the runner as (``python -m <module>`` in ``runs``)."""
+    for entry in spec.runs:
+        words = entry.split()
+        if len(words) == 3 and words[0].startswith("python") and words[1] == "-m":
+            return words[2]
+    return None
+
+
+def runner_config_names(spec: ToolSpec) -> list[tuple[str, str | None]]:
+    """(file name at the workspace's top, the section in it or None) where the runner's
+    configuration lives, from its ``config`` globs."""
+    found: list[tuple[str, str | None]] = []
+    for config in spec.config:
+        for name in _expand(config.files.rsplit("/", 1)[-1]):
+            for section in _expand(config.section) if config.section else [None]:
+                if not any(c in name for c in "*?[") and (name, section) not in found:
+                    found.append((name, section))
+    return found
+
+
 def _expand(glob: str) -> list[str]:
     """``{a,b}.toml`` -> ``a.toml``, ``b.toml`` (one brace group, as the manifests write)."""
     found = re.fullmatch(r"(.*?)\{([^{}]*)\}(.*)", glob)

@@ -1,8 +1,8 @@
 """The failing tests of a pytest run, read from the JUnit XML it wrote (``--junitxml``).
 
-pytest is asked for the ``xunit1`` family, whose test cases carry the file they come
-from, so each failure can be named by its node ID (``tests/test_calc.py::test_add``)
-and placed at its file and line.
+pytest is asked for the ``xunit1`` family (its descriptor's ``report_args``), whose test
+cases carry the file they come from, so each failure can be named by its node ID
+(``tests/test_calc.py::test_add``) and placed at its file and line.
 """
 
 from __future__ import annotations
@@ -24,11 +24,6 @@ class FailedTest:
     # the places its traceback passed through (pytest's ``path:line: in func`` lines), so a
     # static finding on one of them can be named as its cause (one defect, one finding)
     frames: tuple[tuple[str, int], ...] = ()
-
-
-def junit_args(report: Path) -> list[str]:
-    """pytest options writing the report outside the workspace, with file names in it."""
-    return [f"--junitxml={report}", "-o", "junit_family=xunit1"]
 
 
 def failed_tests(report: Path) -> list[FailedTest] | None:

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aidlc_review.harness.definitions.sensor import ToolSpec
+from aidlc_review.sensors.descriptors import own_test_runners, runner_module, runner_programs
 from aidlc_review.sensors.redact import redact
 from aidlc_review.sensors.tools import ToolRun, tail_lines
 
 VENV_DIRS = (".venv", "venv", "env")
 _PYTHONS = ("python3", "python")
-_TEST_RUNNERS = ("pytest", "py.test")
 _MISSING_MODULE = re.compile(r"No module named '?([\w.]+)'?")
 _SAID_LIMIT = 1500
 _SHIM_TRACEBACK = re.compile(r'File "[^"]*coverage-shim')
@@ -70,13 +71,14 @@ def workspace_venv_bin(workspace: Path) -> Path | None:
 def interpreter_for(
     workspace: Path, command: Any, search_path: str | None = None
 ) -> Interpreter | None:
-    """The interpreter the test command runs on: ``pytest ...`` -> the pytest script's
-    interpreter; ``python -m pytest`` -> that python; any other command -> the project's."""
+    """The interpreter the test command runs on: a Python test runner's script (``pytest
+    ...``, its descriptor's ``runs``) -> that script's interpreter; ``python -m pytest`` ->
+    that python; any other command -> the project's."""
     argv = command_argv(command)
     if not argv:
         return None
     head = argv[0]
-    if Path(head).name in _TEST_RUNNERS:
+    if Path(head).name in {p for spec in own_test_runners() for p in runner_programs(spec)}:
         script = _resolve(workspace, head, search_path)
         if script is None:
             return None
@@ -174,12 +176,25 @@ def coverage_argv(python: Path, shim: Path, version_file: Path) -> list[str]:
     return [str(python), "-c", BOOTSTRAP, str(shim), str(version_file)]
 
 
-def mypy_python_args(interpreter: Interpreter | None) -> list[str]:
-    """mypy reads the project's installed packages and stubs from the project's python."""
-    return ["--python-executable", str(interpreter.path)] if interpreter else []
+def runner_of_command(command: Any, tools: list[ToolSpec] | None = None) -> ToolSpec | None:
+    """The Python test runner (a descriptor measured under coverage.py) ``command`` runs:
+    by its program (``pytest ...``) or as a module (``python -m pytest ...``)."""
+    argv = command_argv(command)
+    if not argv:
+        return None
+    head = Path(argv[0]).name
+    for spec in own_test_runners(tools):
+        if head in runner_programs(spec):
+            return spec
+        module = runner_module(spec)
+        if head.startswith("python") and module is not None and argv[1:3] == ["-m", module]:
+            return spec
+    return None
 
 
-def why_no_data(shown: str, python: Interpreter, run: ToolRun) -> str:
+def why_no_data(
+    shown: str, python: Interpreter, run: ToolRun, runner: ToolSpec | None = None
+) -> str:
     """Why the test command produced no evidence, and the fix that fits (redacted)."""
     head = (
         f"the targeted test command `{shown}` exited {run.returncode} and wrote no coverage data; "
@@ -187,9 +202,14 @@ def why_no_data(shown: str, python: Interpreter, run: ToolRun) -> str:
     said = run.stderr + "\n" + run.stdout
     missing = [name.split(".")[0] for name in _MISSING_MODULE.findall(said)]
     where = f"the test command's interpreter {python.describe()}"
-    if "pytest" in missing:
-        fix = f"install pytest in the project environment (`{python.path} -m pip install pytest`)"
-        return redact(f"{head}{where} cannot import pytest: {fix}")
+    module = runner_module(runner) if runner is not None else None
+    if runner is not None and module in missing:
+        package = runner.package or module
+        fix = (
+            f"install {package} in the project environment "
+            f"(`{python.path} -m pip install {package}`)"
+        )
+        return redact(f"{head}{where} cannot import {module}: {fix}")
     if _SHIM_TRACEBACK.search(run.stderr):  # the review's own coverage.py failed there
         return redact(
             f"{head}the review's own coverage.py cannot run on {where} "
@@ -207,13 +227,11 @@ def why_no_data(shown: str, python: Interpreter, run: ToolRun) -> str:
     )
 
 
-def pytest_errors(output: str, limit: int = 12) -> str:
-    """pytest's own words for errors (``E   ...`` lines, ``ERROR ...`` summary lines,
-    capped and redacted): the collection error a JUnit report only calls
-    "collection failure"."""
-    said = [
-        line.strip()
-        for line in output.splitlines()
-        if line.startswith(("E   ", "ERROR ", "ERROR: ", "ImportError while", "SyntaxError"))
-    ]
+def quoted_errors(output: str, starts: list[str], limit: int = 12) -> str:
+    """A test runner's own words for errors: the lines of its output that start as its
+    descriptor's ``errors`` say (pytest's ``E   ...`` and ``ERROR ...`` lines), capped and
+    redacted: the collection error a JUnit report only calls "collection failure"."""
+    if not starts:
+        return ""
+    said = [line.strip() for line in output.splitlines() if line.startswith(tuple(starts))]
     return redact(" | ".join(said[-limit:])[:_SAID_LIMIT])

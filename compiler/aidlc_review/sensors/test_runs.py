@@ -46,7 +46,8 @@ def runner_of(ctx: SensorContext, command: object) -> ToolSpec | None:
     project declares (settings ``tools`` with check ``coverage``: ``go test``...)."""
     argv = command_argv(command)
     for spec in [*ctx.runner.tools, *_declared_runners(ctx)]:
-        if any(_names(entry, argv) for entry in spec.runs):
+        # a runner with no ``format`` runs under the coverage runner's own tool instead
+        if spec.format is not None and any(_names(entry, argv) for entry in spec.runs):
             return spec
     return None
 
@@ -147,10 +148,11 @@ def _resolved(ctx: SensorContext, spec: ToolSpec, argv: list[str]) -> list[str]:
 
 
 def _sources(ctx: SensorContext, spec: ToolSpec) -> list[str]:
-    """The claimed files the runner measures: those it takes, tests (``exclude``) left out."""
+    """The claimed files the runner measures: those it takes, without the ``tests`` (and
+    what ``exclude`` matches)."""
     taken = filter_matching(spec.files, ctx.files) if spec.files else list(ctx.files)
     excluded: set[str] = set()
-    for pattern in ctx.option("exclude", []):
+    for pattern in [*ctx.option("tests", []), *ctx.option("exclude", [])]:
         excluded.update(filter_matching(pattern, taken))
     return [path for path in taken if path not in excluded]
 

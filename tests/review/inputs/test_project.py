@@ -15,6 +15,7 @@ from aidlc_review.review.inputs import workspace_settings
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.project import Project
 from aidlc_review.review.inputs.unit import UnitContext
+from aidlc_review.sensors.descriptors import where_tests_are
 from tests.review.workspace import (
     CLEAN,
     LINT_ERROR,
@@ -97,6 +98,54 @@ def test_a_workspace_with_no_project_file_has_no_ecosystem_and_default_settings(
     project = Project.read(tmp_path, None)
     assert (project.ecosystems, project.own.text) == ((), None)
     assert project.unit_settings.base_revision is None
+
+
+def test_the_project_s_test_files_are_what_its_test_runners_descriptors_call_tests(
+    tmp_path: Path,
+) -> None:
+    for name in (
+        "src/orders/app.py", "tests/test_app.py", "tests/conftest.py", "src/cart.ts",
+        "src/cart.test.ts", "web/__tests__/view.tsx", "pkg/db_test.go", "pkg/db.go",
+        "node_modules/lib/index.test.js", ".venv/lib/test_site.py",
+    ):  # fmt: skip
+        write(tmp_path / name, "\n")
+
+    project = Project.read(tmp_path, UNIT)
+
+    # the globs are the coverage manifest's `tests` (the vitest, jest, node and pytest
+    # runners' test files), read once from the shipped descriptors
+    assert project.test_globs == where_tests_are()
+    assert project.test_files == (
+        "pkg/db_test.go",
+        "src/cart.test.ts",
+        "tests/conftest.py",
+        "tests/test_app.py",
+        "web/__tests__/view.tsx",
+    )
+    assert project.is_test_file("tests/test_app.py") and not project.is_test_file("src/cart.ts")
+
+
+def test_in_git_an_ignored_file_is_not_one_of_the_project_s_tests(tmp_path: Path) -> None:
+    write(tmp_path / ".gitignore", "build/\n")
+    write(tmp_path / "tests/test_app.py", "\n")
+    write(tmp_path / "build/lib/tests/test_app.py", "\n")
+    write(tmp_path / "test_new.py", "\n")  # untracked, not ignored: a test all the same
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".gitignore", "tests/test_app.py")
+
+    assert Project.read(tmp_path, UNIT).test_files == ("test_new.py", "tests/test_app.py")
+
+
+def test_the_test_files_are_read_once_per_run(tmp_path: Path) -> None:
+    write(tmp_path / "tests/test_app.py", "\n")
+    project = Project.read(tmp_path, UNIT)
+    assert project.test_files == ("tests/test_app.py",)
+
+    write(tmp_path / "tests/test_later.py", "\n")
+
+    assert project.test_files == ("tests/test_app.py",)
+    assert project.for_unit("other").test_files == ("tests/test_app.py",)
+    assert Project.read(tmp_path, UNIT).test_files == ("tests/test_app.py", "tests/test_later.py")
 
 
 def test_a_change_s_own_edited_table_does_not_judge_it_the_base_s_does(tmp_path: Path) -> None:

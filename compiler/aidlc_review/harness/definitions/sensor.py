@@ -125,6 +125,9 @@ class ToolSpec(Definition):
     # (``{python}``) types against the project's interpreter, ``shadow`` reads ``{path}``
     # from the copy ``{shadow}`` (``sensors.type_check``)
     flags: dict[str, list[str]] = {}
+    # a test runner: how the lines of its output that quote an error start, quoted when its
+    # report names no cause (a collection error)
+    errors: list[str] = []
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)

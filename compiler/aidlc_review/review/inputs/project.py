@@ -5,7 +5,9 @@ through it: the ecosystems the workspace's files say it has, its bin dirs, the w
 own settings (``.aidlc-review.toml``, ``[tool.aidlc-review]`` or ``"aidlc-review"``, parsed
 and checked once, so bad input is refused before anything runs) and the settings in force
 at a base (the base's table, read once per base: ``workspace_settings.in_force_at``).
-Nothing below it reads the settings file again during the run.
+Nothing below it reads the settings file again during the run. It also carries where the
+project's tests are (the test runners' descriptors' ``tests`` globs, read once) and, on first
+use, the test files the workspace holds, and the test command.
 
 The run is judged by the settings as they stood when it started: an agent of the run that
 edits the table between passes changes neither the run's budget, diff size, filter mode
@@ -15,10 +17,13 @@ the next run, and as a change to the table it is shown like any other).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
+from aidlc_review.gitdoor import git
 from aidlc_review.review.inputs.workspace_settings import (
     InForce,
     OwnSettings,
@@ -27,6 +32,8 @@ from aidlc_review.review.inputs.workspace_settings import (
     in_force_at,
     read_settings,
 )
+from aidlc_review.sensors.descriptors import where_tests_are
+from aidlc_review.sensors.globs import compile_glob
 
 # what in the workspace's top folder says which languages the project is written in
 ECOSYSTEM_FILES = (
@@ -44,10 +51,16 @@ class Project:
     ecosystems: tuple[str, ...]
     bin_dirs: tuple[Path, ...]  # the workspace's own, those that exist, before PATH
     own: OwnSettings  # what the workspace's settings file says (the change's own table)
+    # where its tests are: the test runners' descriptors' globs (``tests``), read once
+    test_globs: tuple[str, ...] = field(default_factory=where_tests_are)
     # the settings in force per base commit, read on first use (the base is known once the
     # unit's baseline is); a cache, not part of what the project is
     _at_base: dict[str, InForce] = field(
         default_factory=dict, compare=False, repr=False, hash=False
+    )
+    # the workspace's test files, listed on first use and shared by every unit's view
+    _tests: list[tuple[str, ...]] = field(
+        default_factory=list, compare=False, repr=False, hash=False
     )
 
     @classmethod
@@ -59,7 +72,9 @@ class Project:
 
     def for_unit(self, unit: str | None) -> Project:
         """The same project seen for another unit (nothing read again)."""
-        return self if unit == self.unit else replace(self, unit=unit, _at_base=self._at_base)
+        if unit == self.unit:
+            return self
+        return replace(self, unit=unit, _at_base=self._at_base, _tests=self._tests)
 
     @property
     def settings(self) -> WorkspaceSettings:
@@ -84,6 +99,23 @@ class Project:
         """The unit's test command as the settings in force at ``base`` say it."""
         return self.in_force(base).settings.for_unit(self.unit).test_command
 
+    def is_test_file(self, path: str) -> bool:
+        """Whether a workspace-relative path is one of the project's tests."""
+        return any(glob.match(path) for glob in self._test_matchers)
+
+    @cached_property
+    def _test_matchers(self) -> tuple[Any, ...]:
+        return tuple(compile_glob(glob) for glob in self.test_globs)
+
+    @property
+    def test_files(self) -> tuple[str, ...]:
+        """The project's test files, sorted (what git tracks or would add; outside git,
+        the workspace's tree without hidden folders and installed packages), listed once."""
+        if not self._tests:
+            files = workspace_files(self.workspace)
+            self._tests.append(tuple(p for p in files if self.is_test_file(p)))
+        return self._tests[0]
+
 
 def ecosystems(workspace: Path) -> tuple[str, ...]:
     """The ecosystems the workspace's top folder has a project file of, sorted."""
@@ -92,6 +124,24 @@ def ecosystems(workspace: Path) -> tuple[str, ...]:
         for name, files in ECOSYSTEM_FILES
         if any((workspace / file).is_file() for file in files)
     )
+
+
+# folders no project keeps its own tests in: installed packages and environments
+_NOT_THE_PROJECTS = frozenset({"node_modules", "venv", "env", "__pycache__", "site-packages"})
+
+
+def workspace_files(workspace: Path) -> list[str]:
+    """The workspace's files, workspace-relative POSIX paths: git's tracked and untracked
+    files it does not ignore, else (no git) a walk that skips hidden and installed folders."""
+    listed = git(workspace, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    if listed is not None:
+        return sorted({os.fsdecode(name) for name in listed.split(b"\0") if name})
+    found = []
+    for root, dirs, files in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _NOT_THE_PROJECTS)
+        here = PurePosixPath(Path(root).relative_to(workspace).as_posix())
+        found += [(here / name).as_posix() for name in files]
+    return sorted(found)
 
 
 def bin_dirs(workspace: Path) -> tuple[Path, ...]:

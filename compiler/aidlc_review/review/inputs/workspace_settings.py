@@ -38,7 +38,7 @@ PACKAGE_JSON = "package.json"
 SETTINGS_FILES = (OWN_FILE, PYPROJECT, PACKAGE_JSON)
 Level = Literal["critical", "major", "minor", "off"]
 _RULE_CODE = re.compile(r"[A-Z]{1,6}[0-9]{1,4}")
-_TOOL_RULE = re.compile(r"[a-z][a-z0-9-]*:[\w@/.-]+")  # eslint:no-eval, tsc:TS2322
+_TOOL_RULE = re.compile(r"[a-z][a-z0-9-]*:[\w@/.-]+")  # a described tool's: tool:rule
 
 
 class SeverityOverrides(BaseModel):
@@ -373,8 +373,8 @@ def _refusal(code: str, level: str, in_tests: bool) -> str | None:
         _RULE_CODE.fullmatch(code) or _TOOL_RULE.fullmatch(code)
     ):
         return (
-            f"{code!r} is not a rule id (a ruff code like 'S608', or tool:rule like "
-            "'eslint:no-eval'); a secret the secret-scan finds is always critical and cannot "
+            f"{code!r} is not a rule id (a code like 'S608', or tool:rule as the tool's "
+            "findings name it); a secret the secret-scan finds is always critical and cannot "
             "be overridden"
         )
     floor = (rule_severity.FLOORS_IN_TESTS if in_tests else rule_severity.FLOORS).get(code)
