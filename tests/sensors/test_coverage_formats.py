@@ -18,6 +18,7 @@ from aidlc_review.sensors.coverage_formats import (
     cobertura_xml,
     go_coverprofile,
     istanbul_json,
+    jacoco_xml,
     lcov,
     workspace_path,
 )
@@ -240,6 +241,105 @@ def test_a_truncated_cobertura_report_is_an_error_naming_where(tmp_path: Path) -
 
     assert str(raised.value).startswith("coverage.xml:")
     assert "not XML: " in str(raised.value)
+
+
+# --- JaCoCo XML -------------------------------------------------------------------------
+
+# Shaped as JaCoCo's XML formatter writes a report (one line, no whitespace), following its
+# DTD (jacoco/jacoco org.jacoco.report/src/org/jacoco/report/xml/report.dtd, "-//JACOCO//DTD
+# Report 1.1//EN"): <report> > <sessioninfo>, <group> > <package name> (VM notation) >
+# <class> with <method> counters, and <sourcefile name> > <line nr mi ci mb cb>, with
+# <counter>s at every level. Cart.java's line 6 (``return 0``) never ran and line 5's `if`
+# took one of its two branches; Vat.java was never loaded.
+JACOCO = Path(__file__).resolve().parents[1] / "fixtures" / "coverage" / "jacoco.xml"
+CART = (
+    "package com.example.shop;\n\npublic class Cart {\n"
+    "    public int total(int price, int qty) {\n        if (qty <= 0) {\n"
+    "            return 0;\n        }\n        return price * qty;\n    }\n}\n"
+)
+VAT = (
+    "package com.example.shop.tax;\n\npublic final class Vat {\n"
+    "    static int of(int x) { return x / 5; }\n}\n"
+)
+MAIN = "shop/src/main/java/com/example/shop/"
+
+
+def java_workspace(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_jacoco_names_each_sourcefile_by_the_workspace_file_its_package_path_ends(
+    tmp_path: Path,
+) -> None:
+    ws = java_workspace(
+        tmp_path / "ws",
+        {
+            MAIN + "Cart.java": CART,
+            MAIN + "tax/Vat.java": VAT,
+            "shop/build/tmp/com/example/shop/Cart.java": CART,  # a build's copy is not source
+        },
+    )
+
+    found = jacoco_xml(JACOCO, ws)
+
+    assert sorted(found) == [MAIN + "Cart.java", MAIN + "tax/Vat.java"]
+    cart = found[MAIN + "Cart.java"]
+    assert lines_of(cart) == ([3, 5, 8], [6])
+    assert (cart["branches"], cart["covered_branches"]) == (2, 1)
+    assert lines_of(found[MAIN + "tax/Vat.java"]) == ([], [4])
+
+
+def test_a_jacoco_name_no_single_workspace_file_ends_with_is_kept_as_reported(
+    tmp_path: Path,
+) -> None:
+    ws = java_workspace(
+        tmp_path / "ws",
+        {  # two modules with the same class: which one the report means is not guessed
+            "a/src/main/java/com/example/shop/Cart.java": CART,
+            "b/src/main/java/com/example/shop/Cart.java": CART,
+        },
+    )
+
+    assert sorted(jacoco_xml(JACOCO, ws)) == [
+        "com/example/shop/Cart.java",
+        "com/example/shop/tax/Vat.java",
+    ]
+
+
+def test_a_truncated_jacoco_report_is_an_error_naming_where(tmp_path: Path) -> None:
+    report = written(tmp_path, "jacoco.xml", JACOCO.read_text()[:900])
+
+    with pytest.raises(SensorError) as raised:
+        jacoco_xml(report, tmp_path)
+
+    assert str(raised.value).startswith("jacoco.xml:1:")
+    assert "not XML: " in str(raised.value)
+
+
+def test_a_cobertura_report_is_not_read_as_jacoco(tmp_path: Path) -> None:
+    report = written(tmp_path, "coverage.xml", COBERTURA.format(source="/ws"))
+
+    with pytest.raises(SensorError) as raised:
+        jacoco_xml(report, tmp_path)
+
+    assert str(raised.value) == "coverage.xml: the root element is <coverage>, not <report>"
+
+
+def test_a_jacoco_line_count_that_is_not_a_number_is_an_error_naming_the_line(
+    tmp_path: Path,
+) -> None:
+    report = written(tmp_path, "jacoco.xml", JACOCO.read_text().replace('ci="4"', 'ci="four"'))
+
+    with pytest.raises(SensorError) as raised:
+        jacoco_xml(report, tmp_path)
+
+    assert str(raised.value) == (
+        "jacoco.xml: <sourcefile name='com/example/shop/Cart.java'> <line> ci: "
+        "expected a number, got 'four'"
+    )
 
 
 # --- Go coverprofile --------------------------------------------------------------------

@@ -6,11 +6,13 @@ provider installed is a named skip; a broken report is an error, never a pass.""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+from aidlc_review.review.inputs.workspace_settings import load_settings
 from aidlc_review.sensors import CheckResult
 from tests.sensors.node_project import (
     COMMONJS,
@@ -22,10 +24,14 @@ from tests.sensors.node_project import (
 )
 from tests.sensors.support import fake_tool, located, run_one
 from tests.sensors.test_coverage_formats import (
+    CART,
     CLAMP_CJS,
     CLAMP_ESM,
+    JACOCO,
     JEST_TEST,
+    MAIN,
     NODE_TEST,
+    VAT,
     VITEST_TEST,
 )
 
@@ -168,3 +174,59 @@ def test_a_truncated_coverage_report_is_an_error_never_a_pass(tmp_path: Path) ->
     assert result.status == "error"
     assert result.reason == "lcov.info: truncated: the last record has no end_of_record"
     assert [f.severity for f in result.findings] == ["major"]
+
+
+# A Java project's test runner, declared in the project's settings with the JaCoCo report its
+# build writes. The runner here is a stand-in script (no JDK on the machine): it writes a
+# passing JUnit report and the JaCoCo report of tests/fixtures/coverage/jacoco.xml.
+JAVA_TOOLS = """\
+[[tools]]
+check = "coverage"
+argv = ["java-tests"]
+files = "**/*.java"
+format = "junit-xml"
+report_args = ["--junit={report}"]
+coverage_args = ["--jacoco={coverage}/jacoco.xml"]
+coverage_format = "jacoco-xml"
+coverage_report = "jacoco.xml"
+"""
+JAVA_RUNNER = f"""\
+import shutil, sys
+for arg in sys.argv[1:]:
+    if arg.startswith("--junit="):
+        open(arg.split("=", 1)[1], "w").write(
+            '<testsuite name="CartTest" tests="1" failures="0">'
+            '<testcase classname="com.example.shop.CartTest" name="total"/></testsuite>'
+        )
+    if arg.startswith("--jacoco="):
+        shutil.copyfile({str(JACOCO)!r}, arg.split("=", 1)[1])
+"""
+
+
+def test_a_declared_runner_s_jacoco_report_is_judged_as_every_coverage_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = tmp_path / "ws"
+    for name, text in {MAIN + "Cart.java": CART, MAIN + "tax/Vat.java": VAT}.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(text)
+    (ws / ".aidlc-review.toml").write_text('test-command = "java-tests"\n\n' + JAVA_TOOLS)
+    fake_tool(tmp_path / "bin", "java-tests", JAVA_RUNNER)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    tools = [tool.model_dump() for tool in load_settings(ws).tools]
+    claimed = [MAIN + "Cart.java", MAIN + "tax/Vat.java"]
+
+    result = run_one(
+        ws, claimed, "coverage", settings={"coverage_command": "java-tests", "tools": tools}
+    )
+
+    assert result.status == "failed", result.reason
+    assert result.details["format"] == "jacoco-xml"
+    assert result.details["total"]["percent"] == round(
+        100 * (3 + 1) / (5 + 2), 2
+    )  # lines + branches
+    assert sorted(located(result)) == [
+        ("", None, "coverage/total-below-threshold", "major"),
+        (MAIN + "Cart.java", None, "coverage/file-below-threshold", "minor"),
+        (MAIN + "tax/Vat.java", None, "coverage/file-below-threshold", "minor"),
+    ]

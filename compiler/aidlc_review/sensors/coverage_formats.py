@@ -1,4 +1,5 @@
-"""Coverage report formats, one parser each: lcov, istanbul JSON, Cobertura XML, Go coverprofile.
+"""Coverage report formats, one parser each: lcov, istanbul JSON, Cobertura XML, Go
+coverprofile, JaCoCo XML.
 
 Each reads the report a test runner wrote into the ``Report`` the coverage.py path produces
 (per workspace-relative path: statements, executed and missing lines, branches), so the
@@ -203,11 +204,7 @@ def cobertura_xml(report: Path, workspace: Path) -> Report:
     """Cobertura XML (coverage.py ``xml``, jest/vitest ``cobertura``, gcovr, JaCoCo converters):
     ``<class filename>`` with ``<line number hits>``, a branch line's ``condition-coverage``
     saying ``(taken/total)``; file names are relative to a ``<source>`` folder."""
-    try:
-        root = ET.fromstring(_text(report))  # noqa: S314 - the run's own test runner wrote it
-    except ET.ParseError as exc:
-        row, column = exc.position
-        raise SensorError(f"{report.name}:{row}:{column}: not XML: {exc}") from None
+    root = _xml(report)
     if root.tag != "coverage":
         raise SensorError(f"{report.name}: the root element is <{root.tag}>, not <coverage>")
     bases = tuple(Path(s.text.strip()) for s in root.iter("source") if s.text and s.text.strip())
@@ -224,6 +221,77 @@ def cobertura_xml(report: Path, workspace: Path) -> Report:
                 for index in range(total):
                     tally.branch(path, (number, index), index < taken)
     return tally.report()
+
+
+def jacoco_xml(report: Path, workspace: Path) -> Report:
+    """JaCoCo's XML report (``jacoco:report``, Gradle's ``jacocoTestReport``; its DTD is
+    ``-//JACOCO//DTD Report 1.1//EN``): ``<report>``, packages (inside ``<group>``s for a
+    multi-module build) named in VM notation (``com/example/shop``), each ``<sourcefile
+    name>`` with ``<line nr mi ci mb cb>``: missed and covered instructions and branches. A
+    line ran when it has a covered instruction (JaCoCo's own rule); its branches are ``mb +
+    cb``, ``cb`` of them taken. The report names no source folder: ``com/example/shop/Cart.java``
+    is the workspace file whose path ends so (``src/main/java/...``), else kept as named."""
+    root = _xml(report)
+    if root.tag != "report":
+        raise SensorError(f"{report.name}: the root element is <{root.tag}>, not <report>")
+    named = {
+        _joined(package.get("name", ""), source.get("name", ""))
+        for package in root.iter("package")
+        for source in package.findall("sourcefile")
+    }
+    found = _files_ending(workspace, named)
+    tally = _Tally(workspace)
+    for package in root.iter("package"):
+        for source in package.findall("sourcefile"):
+            reported = _joined(package.get("name", ""), source.get("name", ""))
+            path = tally.file(found.get(reported, reported))
+            for line in source.findall("line"):
+                where = f"{report.name}: <sourcefile name={reported!r}> <line>"
+                number = _number(line.get("nr", ""), f"{where} nr")
+                counts = {k: _number(line.get(k, "0"), f"{where} {k}") for k in _JACOCO}
+                tally.line(path, number, counts["ci"])
+                for index in range(counts["mb"] + counts["cb"]):
+                    tally.branch(path, (number, index), index < counts["cb"])
+    return tally.report()
+
+
+_JACOCO = ("mi", "ci", "mb", "cb")  # the DTD's line attributes besides nr, each "0" by default
+# folders a build writes into or installs into: never where the project's sources are
+_NOT_SOURCE = frozenset({"build", "target", "node_modules", "out", "bin"})
+
+
+def _joined(package: str, name: str) -> str:
+    return f"{package.strip('/')}/{name}" if package.strip("/") else name
+
+
+def _files_ending(workspace: Path, reported: set[str]) -> dict[str, str]:
+    """Each reported ``package/File.java`` -> the one workspace file whose path ends with it
+    (one walk of the workspace; none or several: left out, the name is kept as reported)."""
+    names = {PurePosixPath(r).name for r in reported}
+    seen: dict[str, list[str]] = {}
+    for folder, dirs, files in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _NOT_SOURCE)
+        here = Path(folder).relative_to(workspace).as_posix()
+        for name in (f for f in files if f in names):
+            seen.setdefault(name, []).append(f"{here}/{name}" if here != "." else name)
+    found = {}
+    for wanted in reported:
+        ends = [p for p in seen.get(PurePosixPath(wanted).name, []) if _ends(p, wanted)]
+        if len(ends) == 1:
+            found[wanted] = ends[0]
+    return found
+
+
+def _ends(path: str, wanted: str) -> bool:
+    return path == wanted or path.endswith("/" + wanted)
+
+
+def _xml(report: Path) -> ET.Element:
+    try:
+        return ET.fromstring(_text(report))  # noqa: S314 - the run's own test runner wrote it
+    except ET.ParseError as exc:
+        row, column = exc.position
+        raise SensorError(f"{report.name}:{row}:{column}: not XML: {exc}") from None
 
 
 _BLOCK = re.compile(
@@ -260,4 +328,5 @@ COVERAGE_FORMATS: dict[str, Callable[[Path, Path], Report]] = {
     "istanbul-json": istanbul_json,
     "cobertura-xml": cobertura_xml,
     "go-coverprofile": go_coverprofile,
+    "jacoco-xml": jacoco_xml,
 }
