@@ -29,10 +29,10 @@ def stale_reasons(paths: RecordPaths, receipt: Receipt | None, drift: bool = Tru
     if receipt is None:
         return [f"{paths.display(paths.findings)}: no receipt; run `aidlc-review review run` first"]
     reasons = _manifest_reasons(paths, receipt)
-    claimed, unreadable = _claimed_reasons(paths, receipt)
+    claimed, unreadable, current = _claimed_reasons(paths, receipt)
     reasons += claimed
     if drift:  # an unreadable claimed entry is claimed: named once, above, not as unclaimed
-        reasons += _unclaimed_reasons(paths, set(receipt.files) | unreadable)
+        reasons += _unclaimed_reasons(paths, set(receipt.files) | unreadable, current)
     return sorted(set(reasons))
 
 
@@ -45,8 +45,11 @@ def _manifest_reasons(paths: RecordPaths, receipt: Receipt) -> list[str]:
     return []
 
 
-def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> tuple[list[str], set[str]]:
-    """The reasons about claimed files, and the claimed entries nobody can read."""
+def _claimed_reasons(
+    paths: RecordPaths, receipt: Receipt
+) -> tuple[list[str], set[str], set[str] | None]:
+    """The reasons about claimed files, the claimed entries nobody can read, and what the
+    manifest claims now (None when its claims cannot be checked)."""
     reasons = []
     for rel, digest in receipt.files.items():
         target = paths.workspace / rel
@@ -61,15 +64,16 @@ def _claimed_reasons(paths: RecordPaths, receipt: Receipt) -> tuple[list[str], s
     except InvalidInput as exc:
         # the claims no longer hold (a link pointing out, a path gone): nothing is fresh
         shown = paths.display(paths.manifest)
-        return [*reasons, f"{shown}: claims cannot be checked: {exc}"], set()
+        return [*reasons, f"{shown}: claims cannot be checked: {exc}"], set(), None
     for rel in current - set(receipt.files):
         reasons.append(f"{rel}: newly claimed since the receipt")
     reasons += [f"{rel}: claimed but {why}" for rel, why in unreadable.items()]
-    return reasons, set(unreadable)
+    return reasons, set(unreadable), current
 
 
-def _unclaimed_reasons(paths: RecordPaths, claimed: set[str]) -> list[str]:
+def _unclaimed_reasons(paths: RecordPaths, claimed: set[str], own: set[str] | None) -> list[str]:
     baseline = load_baseline(paths)
     if baseline is None:
         return [f"{paths.display(paths.baseline)}: stage-entry baseline missing"]
-    return [reason for _, reason in drift(paths, baseline, claimed)]
+    # the manifest was read a moment ago (``_claimed_reasons``): drift need not read it again
+    return [reason for _, reason in drift(paths, baseline, claimed, own=own)]

@@ -108,11 +108,13 @@ def drift(
     claimed: set[str],
     in_pass: bool = False,
     listing: Listing | None = None,
+    own: set[str] | None = None,
 ) -> list[tuple[str, str]]:
     """``(path, "path: what changed")`` for every change outside the unit's claims and the
     claims other units' reviews cover; ``in_pass``: a pass leaves out what ``_awaited``
     names (verify and the gates never do). ``listing``: git's listing of the tree taken
-    by the caller with nothing written since, else the tree is listed here."""
+    by the caller with nothing written since, else the tree is listed here; ``own``: what
+    the unit's manifest claims now, when the caller has just read it (else read here)."""
     excluded = [paths.workspace / p for p in baseline.excluded]
     excluded.append(paths.record)
     owned = engine_owned(paths.workspace)  # a baseline taken before they were left out
@@ -123,7 +125,7 @@ def drift(
         listing = list_files(paths.workspace.resolve())
     now = snapshot_source(paths.workspace, excluded, listing)
     others = claims_of_other_units(paths)
-    claimed = claimed | own_claims(paths) | others.proven
+    claimed = claimed | (own_claims(paths) if own is None else own) | others.proven
     at_entry = set(baseline.claimed)
     found = []
     for rel in sorted((set(before) | set(now)) - claimed):
