@@ -150,9 +150,11 @@ def passed(name: str, command: str | None = None, **kw: Any) -> CheckResult:
 def judged(
     name: str, findings: list[CheckFinding], command: str | None = None, **kw: Any
 ) -> CheckResult:
-    """``failed`` when any finding is present, else ``passed``; findings sorted for determinism."""
+    """``failed`` when any finding is present, else ``passed``; findings sorted for determinism.
+    Its reason says what a project-wide tool counted outside the unit (never findings)."""
     ordered = tuple(sorted(findings, key=_finding_order))
-    return CheckResult(name, "failed" if ordered else "passed", None, command, 0, ordered, **kw)
+    outside = "; ".join(kw.get("details", {}).get("outside_unit", ())) or None
+    return CheckResult(name, "failed" if ordered else "passed", outside, command, 0, ordered, **kw)
 
 
 def skipped(

@@ -36,8 +36,17 @@ def report_context(doc: FindingsDocument, today: date | None = None) -> dict[str
         "history": [_history_row(p) for p in doc.passes],
         "gate_line": _gate_line(doc),
         "tools": {c.name: tool_label(c.tool, c.tool_version) for c in doc.checks},
+        "outside": outside_unit(doc),
         "places": {f.id: _places(f) for f in findings},
     }
+
+
+def outside_unit(doc: FindingsDocument) -> list[tuple[str, str]]:
+    """``(check, note)`` for each check that ran and said what its project-wide tool
+    reported on files the unit does not claim ("2 tsc finding(s) outside the unit's files"):
+    a count with the tool named, shown beside the checks, never a finding of the unit."""
+    ran = ("passed", "failed")
+    return [(c.name, c.reason) for c in doc.checks if c.status in ran and c.reason]
 
 
 def tool_label(tool: str | None, version: str | None) -> str:
