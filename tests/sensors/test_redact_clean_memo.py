@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir
-from aidlc_review.sensors.redact import _memo_key, scrub
+from aidlc_review.sensors.redact import MEMO_CHARS, _memo_key, scrub
 
 KEY = "AKIAIOSFODNN7EXAMPLE"
 HIT = """
@@ -82,3 +82,26 @@ def test_an_entry_sealed_by_another_machines_key_is_a_miss(tmp_path: Path):
     subprocess.run([sys.executable, "-c", writes, name], env=other, check=True)
     shown, imported = in_fresh_process(name)
     assert KEY not in shown and imported
+
+
+def test_a_clean_finding_message_scanned_once_is_answered_in_another_process_too():
+    # a replayed finding's message is redacted again when it is made: no detect-secrets
+    message = (
+        f"`os` imported but unused ({uuid.uuid4().hex}: "
+        "https://docs.astral.sh/ruff/rules/unused-import)"
+    )
+    assert scrub(message)[0] == message
+    assert in_fresh_process(message) == (message, False)
+
+
+def test_a_message_holding_a_secret_is_never_remembered_clean():
+    message = f"settings {uuid.uuid4().hex}: AWS key = {KEY} in the config"
+    assert KEY not in scrub(message)[0]
+    shown, imported = in_fresh_process(message)
+    assert KEY not in shown and imported
+
+
+def test_a_text_longer_than_the_memo_takes_is_scanned_every_time():
+    text = f"{uuid.uuid4().hex} " + "word " * MEMO_CHARS
+    assert scrub(text)[0] == text
+    assert in_fresh_process(text)[1]

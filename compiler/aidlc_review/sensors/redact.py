@@ -150,7 +150,7 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
     limit = REDACT_SECONDS if seconds is None else seconds
     out: list[list[Hit] | None] = [None] * len(texts)
     pending = []
-    clean = _known_clean([t for t in texts if _NAME_LIKE.fullmatch(t) and _may_hold(t)])
+    clean = _known_clean([t for t in texts if len(t) <= MEMO_CHARS and _may_hold(t)])
     for index, text in enumerate(texts):
         if not _may_hold(text) or text in clean:
             out[index] = []
@@ -159,7 +159,7 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
         else:
             pending.append(index)
     _remember_clean(
-        [t for t, hits in zip(texts, out, strict=True) if hits == [] and _NAME_LIKE.fullmatch(t)]
+        [t for t, hits in zip(texts, out, strict=True) if hits == [] and len(t) <= MEMO_CHARS]
     )
     if pending:
         _plugins()  # loaded here, once: the child inherits them
@@ -175,12 +175,14 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
     return out
 
 
-# A short text without whitespace (a claimed file's name) found clean is remembered in the
-# sealed result cache (``sensors.cache``: HMAC under this machine's review key), keyed by
-# its hash and the detector's version: a gate reading the source manifest again then needs
-# no detect-secrets. Only "clean" is remembered; a forged or unsealed entry is a miss.
+# A text of at most MEMO_CHARS characters found clean (a claimed file's name, a finding's
+# message) is remembered in the sealed result cache (``sensors.cache``: HMAC under this
+# machine's review key), keyed by its hash and the detector's version: a gate reading the
+# source manifest again, or replaying the pass's findings (each message is redacted when it
+# is made), then needs no detect-secrets. Only "clean" is remembered; a forged or unsealed
+# entry is a miss.
 _MEMO_LABEL = "redact-clean/1"
-_NAME_LIKE = re.compile(r"\S{1,1024}")
+MEMO_CHARS = 4096
 
 
 def _known_clean(texts: Sequence[str]) -> set[str]:

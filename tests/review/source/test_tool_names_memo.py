@@ -1,6 +1,7 @@
-"""The snapshot's tool names (the descriptors' caches and root config files) come from a
-sealed memo once this machine has read the descriptors: a gate then parses no sensor
-manifest; nothing but this machine's own seal stands in for the descriptors."""
+"""What the runtime asks of the descriptors without running a sensor (the snapshot's tool
+caches and root config files, the defect table) comes from a sealed memo once this machine
+has read them: a gate then parses no sensor manifest; nothing but this machine's own seal
+stands in for the descriptors."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from aidlc_review.sensors.cache import ResultCache, default_cache_dir
 
 FRESH = """
 import sys
+from aidlc_review.review.findings.defects import defect_class
 from aidlc_review.review.source.freeze import config_files, skipped_dirs, tool_leftovers
-print(sorted(config_files()), sorted(skipped_dirs()), tool_leftovers().pattern)
+print(sorted(config_files()), sorted(skipped_dirs()), tool_leftovers().pattern,
+      defect_class("F401", "linter"), defect_class("ruff:F821", "linter"))
 print("ruamel.yaml" in sys.modules, "aidlc_review.sensors.descriptors" in sys.modules)
 """
 
@@ -56,6 +59,7 @@ def test_the_memo_answers_with_exactly_what_the_descriptors_say():
     again = tool_names()
     assert again == first == read_descriptors()
     assert ".mypy_cache" in again.caches and "pyproject.toml" in again.configs
+    assert again.defects and set(again.defects.values()) >= {"unused-name"}
 
 
 def test_a_process_that_finds_the_memo_parses_no_sensor_manifest():
@@ -67,7 +71,7 @@ def test_a_process_that_finds_the_memo_parses_no_sensor_manifest():
 
 
 def test_a_forged_memo_naming_the_source_folder_a_tool_cache_is_a_miss():
-    forge("0" * 64 + ':{"caches": ["src"], "configs": []}')
+    forge("0" * 64 + ':{"caches": ["src"], "configs": [], "defects": {}}')
     names = tool_names()
     assert names == read_descriptors()
     assert "src" not in names.caches
@@ -83,7 +87,7 @@ def test_a_memo_sealed_under_another_machines_key_is_a_miss(
     with monkeypatch.context() as other:
         other.setenv("XDG_STATE_HOME", str(tmp_path / "other-machine"))
         cache = ResultCache(default_cache_dir())
-        cache.put_many({key: {"caches": ["src"], "configs": []}})
+        cache.put_many({key: {"caches": ["src"], "configs": [], "defects": {}}})
         cache.close()
     names = tool_names()
     assert "src" not in names.caches
@@ -94,6 +98,14 @@ def test_a_sealed_entry_of_another_shape_is_a_miss():
     key = memo_key()
     assert key is not None
     cache = ResultCache(default_cache_dir())
-    cache.put_many({key: {"caches": "src", "configs": [""]}})
+    cache.put_many({key: {"caches": "src", "configs": [""], "defects": {"F401": 1}}})
     cache.close()
     assert tool_names() == read_descriptors()
+
+
+def test_a_forged_memo_folding_a_secret_into_another_defect_is_a_miss():
+    real = read_descriptors().defects
+    assert real, "the shipped descriptors class some rules"
+    rule = next(iter(real))
+    forge("0" * 64 + f':{{"caches": [], "configs": [], "defects": {{"{rule}": "style"}}}}')
+    assert tool_names().defects == real

@@ -46,10 +46,12 @@ def defect_class(rule: str | None, check: str | None) -> str | None:
         return SENSOR_CLASSES[check]
     if (own := SENSOR_RULE_CLASSES.get(rule or "")) is not None:
         return own
-    # the descriptors only when a tool's rule is asked: checking a receipt reads no sensor
-    from aidlc_review.sensors.descriptors import defect_table
+    # the descriptors only when a tool's rule is asked, from their sealed memo when this
+    # machine has read them (``review.source.tool_names``): a gate replaying the pass's
+    # sensor results parses no sensor manifest
+    from aidlc_review.review.source.tool_names import tool_names
 
-    return defect_table().get(rule or "")
+    return tool_names().defects.get(rule or "")
 
 
 def is_secret(rule: str | None, check: str | None) -> bool:

@@ -85,15 +85,18 @@ def replayed_or_run(
     sensors: list[SensorManifest],
     settings: dict[str, Any],
 ) -> list[CheckResult]:
-    """One result per sensor, in order: the pass's own where its key matches, else run now."""
-    from aidlc_review.sensors import run_sensors
-
+    """One result per sensor, in order: the pass's own where its key matches, else run now
+    (the runners are imported only then)."""
     inputs = inputs_digest(paths, harness, files, settings)
     keys = {m.id: _key(inputs, m) for m in sensors if m.id not in NEVER_REPLAYED}
     known = _recall(list(keys.values())) if inputs is not None else {}
     found = {i: _restored(known[k]) for i, k in keys.items() if k in known}
     missing = [m for m in sensors if found.get(m.id) is None]
-    ran = run_sensors(paths.workspace, files, missing, settings=settings) if missing else []
+    ran = []
+    if missing:
+        from aidlc_review.sensors import run_sensors
+
+        ran = run_sensors(paths.workspace, files, missing, settings=settings)
     fresh = {m.id: r for m, r in zip(missing, ran, strict=True)}
     return [found.get(m.id) or fresh[m.id] for m in sensors]
 

@@ -1,18 +1,21 @@
-"""The two lists the workspace snapshot takes from the tool descriptors, remembered sealed.
+"""What the runtime asks of the tool descriptors without running a sensor, remembered sealed.
 
-The snapshot (``freeze.snapshot_source``) leaves out what the tools leave behind while
-checking (each descriptor's ``caches``) and always watches their config files at the root
-(each literal name in a descriptor's ``config``). Reading the descriptors parses and
-validates every shipped sensor manifest (ruamel.yaml, pydantic): about 0.1 s, the largest
-part of a gate that is otherwise answered from its proof memo. The two lists depend only on
-the shipped manifests and the code that reads them, so they are remembered in the sealed
-result cache (``sensors.cache``: an HMAC under this machine's review key), keyed by the
-bytes of those manifests, of the modules that read them, and this package's version.
+The workspace snapshot (``freeze.snapshot_source``) leaves out what the tools leave behind
+while checking (each descriptor's ``caches``) and always watches their config files at the
+root (each literal name in a descriptor's ``config``); the ledger groups a finding by the
+defect class its rule names (each descriptor's ``defects``, ``findings.defects``). Reading
+the descriptors parses and validates every shipped sensor manifest (ruamel.yaml, pydantic):
+about 0.1 s, the largest part of a gate that is otherwise answered from its proof memo or
+from the pass's kept sensor results. These facts depend only on the shipped manifests and
+the code that reads them, so they are remembered in the sealed result cache
+(``sensors.cache``: an HMAC under this machine's review key), keyed by the bytes of those
+manifests, of the modules that read them, and this package's version.
 
 Why sealed: the cache home is writable by the agents the review polices, and a forged
-list could hide a source folder from drift (named as a tool's cache) or stop watching a
-config file. An entry that does not verify, or does not have the expected shape, is a
-miss: the descriptors are read and the entry is written again.
+entry could hide a source folder from drift (named as a tool's cache), stop watching a
+config file, or fold a finding into another's defect. An entry that does not verify, or
+does not have the expected shape, is a miss: the descriptors are read and the entry is
+written again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MEMO_LABEL = "descriptor-names/1"
+MEMO_LABEL = "descriptor-names/2"
 # the modules whose code turns the manifests into the two lists (a change in a checkout
 # changes the key even where the version does not)
 _READERS = (
@@ -39,11 +42,13 @@ _READERS = (
 class ToolNames:
     caches: tuple[str, ...]  # what the tools leave in the workspace (globs: ``*`` allowed)
     configs: tuple[str, ...]  # literal config file names the tools read at the root
+    defects: dict[str, str]  # a finding's rule -> the defect class its tool's descriptor names
 
 
 @functools.cache
 def tool_names() -> ToolNames:
-    """The descriptors' cache and config names: from the sealed memo, else read and kept."""
+    """The descriptors' caches, config names and defect table: from the sealed memo, else
+    read and kept."""
     key = memo_key()
     cache = _cache() if key else None
     if cache is not None and key is not None:
@@ -53,17 +58,18 @@ def tool_names() -> ToolNames:
     names = read_descriptors()
     if cache is not None and key is not None:
         try:
-            cache.put_many({key: {"caches": list(names.caches), "configs": list(names.configs)}})
+            value = {"caches": list(names.caches), "configs": list(names.configs)}
+            cache.put_many({key: {**value, "defects": names.defects}})
         except Exception:  # noqa: BLE001 (losing the memo only costs time)
             pass
     return names
 
 
 def read_descriptors() -> ToolNames:
-    """The two lists as the descriptors say them (the slow way, every time)."""
-    from aidlc_review.sensors.descriptors import cache_names, root_config_names
+    """What the descriptors say (the slow way, every time)."""
+    from aidlc_review.sensors.descriptors import cache_names, defect_table, root_config_names
 
-    return ToolNames(tuple(cache_names()), tuple(root_config_names()))
+    return ToolNames(tuple(cache_names()), tuple(root_config_names()), dict(defect_table()))
 
 
 def memo_key() -> str | None:
@@ -91,9 +97,10 @@ def _from_memo(cache: Any, key: str) -> ToolNames | None:
     if not isinstance(value, dict):
         return None
     caches, configs = _names(value.get("caches")), _names(value.get("configs"))
-    if caches is None or configs is None:
+    defects = _table(value.get("defects"))
+    if caches is None or configs is None or defects is None:
         return None
-    return ToolNames(caches, configs)
+    return ToolNames(caches, configs, defects)
 
 
 def _names(value: object) -> tuple[str, ...] | None:
@@ -101,6 +108,15 @@ def _names(value: object) -> tuple[str, ...] | None:
     if not isinstance(value, list) or not all(isinstance(n, str) and n for n in value):
         return None
     return tuple(value)
+
+
+def _table(value: object) -> dict[str, str] | None:
+    """A table of non-empty names, else None (an entry of another shape is a miss)."""
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and k and v for k, v in value.items()
+    ):
+        return None
+    return dict(value)
 
 
 def _cache() -> Any:
