@@ -1,23 +1,23 @@
-"""Spec of ``sensors.rule_severity``: one severity per ruff rule, the workspace's overrides
-and the floors they cannot go below. Pure (``make mutation``): no ruff run here."""
+"""Spec of ``sensors.rule_severity``: one severity per rule id, from the tools' descriptors,
+the workspace's overrides and the floors they cannot go below. Pure (``make mutation``): no
+ruff run here."""
 
 from __future__ import annotations
 
 import pytest
 
-from aidlc_review.sensors import rule_severity
 from aidlc_review.sensors.rule_severity import (
     DEFAULT,
-    FLOORS,
-    FLOORS_IN_TESTS,
-    GROUPS,
     LEVELS,
-    TABLE,
-    TEST_FILES,
     Overrides,
     RuleGroup,
     below,
+    default_test_files,
+    floors,
+    groups,
     rank,
+    table,
+    table_key,
 )
 
 APP = "src/orders/app.py"
@@ -38,20 +38,10 @@ def test_below_a_floor_is_strictly_less_severe_and_no_floor_is_never_below() -> 
 
 
 def test_each_rule_is_found_by_its_exact_code_in_one_group() -> None:
-    assert TABLE["S608"].severity == "major"
-    assert TABLE["F401"] is TABLE["F841"]
-    assert "F" not in TABLE and "S6" not in TABLE
-    assert sum(len(g.codes) for g in GROUPS) == len(TABLE)
-
-
-def test_a_code_in_two_groups_is_refused() -> None:
-    twice = (RuleGroup("a", ("X1",), "major", "major"), RuleGroup("b", ("X1",), "minor", "off"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rule_severity, "GROUPS", twice)
-        with pytest.raises(AssertionError, match="X1 is in two groups"):
-            rule_severity._index()
-        patch.setattr(rule_severity, "GROUPS", twice[:1])
-        assert rule_severity._index() == {"X1": twice[0]}
+    assert table()["S608"].severity == "major"
+    assert table()["F401"] is table()["F841"]
+    assert "F" not in table() and "S6" not in table()
+    assert sum(len(g.codes) for g in groups()) == len(table())
 
 
 def test_a_group_with_an_unknown_level_is_refused() -> None:
@@ -68,12 +58,12 @@ def test_a_group_with_an_unknown_level_is_refused() -> None:
 
 
 def test_floors_list_only_the_rules_that_have_one() -> None:
-    assert FLOORS["S608"] == "major" and FLOORS["E999"] == "critical"
-    assert FLOORS_IN_TESTS == {
+    assert floors()["S608"] == "major" and floors()["E999"] == "critical"
+    assert floors(in_tests=True) == {
         code: "critical" for code in ("E902", "E999", "invalid-syntax", "syntax")
     }
-    assert "F401" not in FLOORS
-    assert all(TABLE[code].floor == level for code, level in FLOORS.items())
+    assert "F401" not in floors()
+    assert all(table()[code].floor == level for code, level in floors().items())
 
 
 def test_without_overrides_the_table_decides_and_tests_have_their_own_column() -> None:
@@ -91,9 +81,9 @@ def test_a_rule_not_in_the_table_is_minor_everywhere() -> None:
     assert Overrides().resolve("C901", TEST) == "minor"
 
 
-def test_test_files_are_found_by_the_default_globs_or_the_workspaces() -> None:
+def test_test_files_are_found_by_the_descriptors_globs_or_the_workspaces() -> None:
     plain = Overrides()
-    assert plain.test_files == TEST_FILES
+    assert plain.test_files == default_test_files()
     for path in ("pkg/test_x.py", "pkg/x_test.py", "conftest.py", "a/tests/b.py", "test/c.py"):
         assert plain.is_test(path), path
     assert not plain.is_test("src/testing.py")
@@ -151,7 +141,7 @@ def test_settings_become_overrides_and_empty_settings_the_defaults() -> None:
         ("checks/**",), {"C901": "major"}, {"S101": "minor"}, {"src/**": {"F401": "minor"}}
     )
     partial = Overrides.from_settings({"rules": {"C901": "major"}, "test_files": []})
-    assert partial == Overrides(TEST_FILES, {"C901": "major"}, {}, {})
+    assert partial == Overrides(default_test_files(), {"C901": "major"}, {}, {})
 
 
 def test_the_cache_key_holds_every_override_with_the_path_globs_in_their_order() -> None:
@@ -166,5 +156,6 @@ def test_the_cache_key_holds_every_override_with_the_path_globs_in_their_order()
         [("a", "major"), ("b", "minor")],
         [("z/**", [("x", "minor"), ("y", "off")]), ("a/**", [("x", "major")])],
         [("c", "minor"), ("d", "off")],
+        table_key(),
     ]
-    assert Overrides().key() == [list(TEST_FILES), [], [], []]
+    assert Overrides().key() == [list(default_test_files()), [], [], [], table_key()]

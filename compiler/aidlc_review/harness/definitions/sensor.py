@@ -57,6 +57,23 @@ class ConfigSpec(Definition):
     of: str | None = None
 
 
+Level = Literal["critical", "major", "minor", "off"]  # "off": not reported at all
+
+
+class SeverityGroup(Definition):
+    """Rules of one tool that share a severity, a severity in test files and floors, for one
+    stated reason (``title``). ``codes`` are the tool's own rule codes, exact (never a
+    prefix); a floor is the lowest a workspace override may set outside test files
+    (``floor``) or in them (``floor_in_tests``): docs/severity.md."""
+
+    title: str = Field(min_length=1)
+    codes: list[str] = Field(min_length=1)
+    severity: Level
+    in_tests: Level
+    floor: Level | None = None
+    floor_in_tests: Level | None = None
+
+
 class ToolSpec(Definition):
     """One tool a runner may use; the first candidate the workspace configures wins.
 
@@ -128,6 +145,20 @@ class ToolSpec(Definition):
     # a test runner: how the lines of its output that quote an error start, quoted when its
     # report names no cause (a collection error)
     errors: list[str] = []
+    # its rules' severities by exact code (``sensors.rule_severity``): a rule in no group is
+    # ``minor`` (the runner's own tools) or the severity the tool reports (a described tool)
+    severities: list[SeverityGroup] = []
+
+    @field_validator("severities")
+    @classmethod
+    def _one_group_per_code(cls, groups: list[SeverityGroup]) -> list[SeverityGroup]:
+        seen: dict[str, str] = {}
+        for group in groups:
+            for code in group.codes:
+                if code in seen:
+                    raise ValueError(f"{code!r} is in two groups: {seen[code]!r}, {group.title!r}")
+                seen[code] = group.title
+        return groups
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)

@@ -31,7 +31,6 @@ _AT_LINE = re.compile(r" at line \d+(?=\.?$)")
 _FAILED_TEST = re.compile(
     r"^(?P<head>the targeted test command exited [^:]*: )(?P<test>.+?) failed: "
 )
-_TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)")
 _MISSING_NAME = re.compile(
     r"cannot import name '(\w+)'|name '(\w+)' is not defined|has no attribute '(\w+)'"
 )
@@ -180,9 +179,17 @@ def _the_change(changed: Changed | None, test_files: set[str]) -> tuple[str, int
     files = [
         path
         for path, lines in sorted(changed.items())
-        if lines and path not in test_files and not _TEST_FILE.search(path)
+        if lines and path not in test_files and not _is_test_file(path)
     ]
     return (files[0], min(changed[files[0]])) if len(files) == 1 else ("", None)
+
+
+def _is_test_file(path: str) -> bool:
+    """A test file by the descriptors' test globs (the test runners' ``tests``, as the
+    ``Project`` has them), read on first use: never on a gate's path."""
+    from aidlc_review.sensors.rule_severity import is_default_test_file
+
+    return is_default_test_file(path)
 
 
 def _locations(ordered: list[Observation]) -> tuple[Location, ...]:

@@ -369,20 +369,21 @@ def _check_floors(overrides: SeverityOverrides | None, shown: str, text: str) ->
 
 
 def _refusal(code: str, level: str, in_tests: bool) -> str | None:
-    if code not in rule_severity.TABLE and not (
-        _RULE_CODE.fullmatch(code) or _TOOL_RULE.fullmatch(code)
-    ):
+    """Why an override of rule ``code`` to ``level`` is refused, else None. The descriptors'
+    severity table is read only here, when the workspace overrides a rule."""
+    table = rule_severity.table()
+    if code not in table and not (_RULE_CODE.fullmatch(code) or _TOOL_RULE.fullmatch(code)):
         return (
             f"{code!r} is not a rule id (a code like 'S608', or tool:rule as the tool's "
             "findings name it); a secret the secret-scan finds is always critical and cannot "
             "be overridden"
         )
-    floor = (rule_severity.FLOORS_IN_TESTS if in_tests else rule_severity.FLOORS).get(code)
+    floor = rule_severity.floors(in_tests).get(code)
     if not rule_severity.below(level, floor):
         return None
-    group = rule_severity.TABLE[code].title.split(" (")[0]
+    group = table[code].title.split(" (")[0]
     where = "in test files" if in_tests else "outside test files"
-    hint = "" if in_tests or code in rule_severity.FLOORS_IN_TESTS else "; only tests may lower it"
+    hint = "" if in_tests or code in rule_severity.floors(True) else "; only tests may lower it"
     return f"{level!r} is below the floor: {group} stays {floor} {where}{hint}"
 
 
