@@ -134,8 +134,11 @@ def test_a_described_tools_rules_get_severities_and_floors_by_tool_rule_id(
 
 def test_a_rule_id_with_severities_in_two_tools_is_refused_naming_both(tmp_path: Path) -> None:
     harness = _harness(tmp_path)
-    anchor = "      security_rules: \"S[0-9]{3}\"\n      defects: {S105"
-    group = '      severities:\n        - {title: again, codes: [S608], severity: minor, in_tests: "off"}\n'
+    anchor = '      security_rules: "S[0-9]{3}"\n      defects: {S105'
+    group = (
+        "      severities:\n"
+        '        - {title: again, codes: [S608], severity: minor, in_tests: "off"}\n'
+    )
     _edit(harness, "security", anchor, group + anchor)
     manifests = load_sensor_manifests(harness)  # each tool's own table is valid
     with pytest.raises(InvalidInput) as refused:
