@@ -26,7 +26,7 @@ def test_an_upstream_project_with_its_active_record(tmp_path, capsys):
     assert facts["harness"]["engine_tools"] > 20
     assert facts["record"] == {"path": str(intent), "kind": "upstream active intent"}
     assert facts["definitions"] == {"path": str(PROJECT_ROOT), "from": "checkout"}
-    assert set(facts["tools"]) == {"bun", "ruff", "mypy", "detect-secrets", "coverage"}
+    assert set(facts["tools"]) == {"bun", "ruff", "mypy", "detect-secrets", "coverage", "pytest"}
 
 
 def test_text_output_names_every_fact(tmp_path, capsys):
