@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from aidlc_review.errors import InvalidInput
+from aidlc_review.harness.definitions.sensor import SensorManifest, SeverityGroup
+from aidlc_review.sensors.descriptors import shipped_manifests, where_tests_are
 from aidlc_review.sensors.rule_severity import (
     DEFAULT,
     LEVELS,
@@ -15,6 +18,8 @@ from aidlc_review.sensors.rule_severity import (
     default_test_files,
     floors,
     groups,
+    groups_of,
+    is_default_test_file,
     rank,
     table,
     table_key,
@@ -159,3 +164,73 @@ def test_the_cache_key_holds_every_override_with_the_path_globs_in_their_order()
         table_key(),
     ]
     assert Overrides().key() == [list(default_test_files()), [], [], [], table_key()]
+
+
+def _with_severities(tool: str, *extra: SeverityGroup) -> list[SensorManifest]:
+    """The shipped manifests, with ``extra`` groups on the linter's ``tool``."""
+    manifests = list(shipped_manifests())
+    for index, manifest in enumerate(manifests):
+        if manifest.id == "linter" and manifest.runner is not None:
+            tools = [
+                spec.model_copy(update={"severities": [*spec.severities, *extra]})
+                if spec.tool == tool
+                else spec
+                for spec in manifest.runner.tools
+            ]
+            runner = manifest.runner.model_copy(update={"tools": tools})
+            manifests[index] = manifest.model_copy(update={"runner": runner})
+    return manifests
+
+
+EVAL = SeverityGroup(
+    title="eval", codes=["no-eval"], severity="major", in_tests="minor", floor="major"
+)
+
+
+def test_a_tools_groups_are_keyed_by_the_rule_ids_its_findings_hold() -> None:
+    found = groups_of(_with_severities("eslint", EVAL))
+    assert found[: len(groups())] == groups()
+    assert found[len(groups()) :] == (
+        RuleGroup("eval", ("eslint:no-eval",), "major", "minor", "major"),
+    )
+    assert groups_of(shipped_manifests()) == groups()
+
+
+def test_a_rule_id_in_two_groups_is_refused_naming_where() -> None:
+    again = SeverityGroup(title="again", codes=["S608"], severity="minor", in_tests="minor")
+    with pytest.raises(InvalidInput) as refused:
+        groups_of(_with_severities("ruff", again))
+    said = str(refused.value)
+    assert said.startswith("sensors/aidlc-linter.md: runner.tools[0] (ruff).severities: 'S608'")
+    assert said.endswith(
+        "already has a severity in sensors/aidlc-linter.md: runner.tools[0] (ruff).severities"
+    )
+    assert groups_of(_with_severities("eslint", again.model_copy(update={"codes": ["S608"]})))
+
+
+def test_a_given_table_decides_over_the_tools_level_and_its_floors_hold() -> None:
+    by_id = {"eslint:no-eval": RuleGroup("eval", ("eslint:no-eval",), "major", "minor", "major")}
+    over = Overrides(rules={"eslint:no-eval": "off"}, severities=by_id)
+    assert over.tuned("eslint:no-eval", APP, "minor") == "major"  # the floor
+    assert over.tuned("eslint:no-eval", TEST, "critical") == "off"  # no floor in tests
+    assert Overrides(severities=by_id).tuned("eslint:no-eval", TEST, "critical") == "minor"
+    assert Overrides(severities=by_id).tuned("eslint:no-console", APP, "critical") == "critical"
+    assert Overrides(severities=by_id).resolve("S608", APP) == "minor"  # not in this table
+    assert Overrides().tuned("S608", APP, "off") == "major"  # the shipped table's
+    assert Overrides(severities=by_id) == Overrides()  # the table is not an override
+
+
+def test_the_table_key_follows_what_the_table_says() -> None:
+    assert table_key() == table_key(table())
+    assert len(table_key()) == 64
+    one = {"X1": RuleGroup("x", ("X1",), "major", "minor")}
+    assert table_key(one) != table_key({"X1": RuleGroup("x", ("X1",), "major", "off")})
+    assert table_key(one) != table_key({"X2": RuleGroup("x", ("X1",), "major", "minor")})
+    assert table_key(one) == table_key(dict(one))
+    assert Overrides(severities=one).key()[-1] == table_key(one)
+
+
+def test_the_default_test_files_are_the_descriptors_and_match_as_globs() -> None:
+    assert default_test_files() == where_tests_are()
+    assert is_default_test_file("a/tests/b.py") and is_default_test_file("src/a.test.ts")
+    assert not is_default_test_file("src/testing.py")

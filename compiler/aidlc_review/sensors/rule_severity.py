@@ -21,8 +21,6 @@ use (the settings of a workspace without severity overrides never need them).
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -102,6 +100,9 @@ def table_key(severities: Mapping[str, RuleGroup] | None = None) -> str:
     finding's severity depends on it."""
     if severities is None:
         return _shipped_key()
+    import hashlib
+    import json
+
     rows = [[code, *astuple(group)] for code, group in sorted(severities.items())]
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
 
