@@ -82,7 +82,7 @@ def groups() -> tuple[RuleGroup, ...]:
 
 
 @functools.cache
-def table() -> dict[str, RuleGroup]:
+def table() -> Mapping[str, RuleGroup]:
     """Each rule id's group."""
     return {code: group for group in groups() for code in group.codes}
 
