@@ -234,3 +234,9 @@ def test_the_default_test_files_are_the_descriptors_and_match_as_globs() -> None
     assert default_test_files() == where_tests_are()
     assert is_default_test_file("a/tests/b.py") and is_default_test_file("src/a.test.ts")
     assert not is_default_test_file("src/testing.py")
+
+
+def test_a_manifest_without_a_runner_has_no_severities() -> None:
+    linter = next(m for m in shipped_manifests() if m.id == "linter")
+    assert groups_of([linter.model_copy(update={"runner": None})]) == ()
+    assert groups_of([linter]) == groups()  # the linter's ruff holds the whole shipped table
