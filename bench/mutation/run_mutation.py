@@ -95,6 +95,10 @@ def function_of(mutant: str) -> str:
     return mangled.rsplit("ǁ", 1)[-1].removeprefix("x_")
 
 
+# folders beside the package that the spec tests read (the sensor manifests, the stages)
+SHIPPED = ("sensors", "stages")
+
+
 def read_equivalents(path: Path) -> dict[str, dict[str, str]]:
     """``{module file name: {mutant: why no test can tell it apart}}``."""
     return tomllib.loads(path.read_text("utf-8")) if path.exists() else {}
@@ -108,6 +112,9 @@ def stage(module: str, tests: list[str], config: dict[str, object]) -> Path:
     shutil.copytree(package, where / "src" / "aidlc_review", ignore=_cached)
     # the whole tests/ (a spec may import a helper beside it); only ``tests`` are run
     shutil.copytree(ROOT / "tests", where / "tests", ignore=_cached)
+    # the shipped definitions the descriptors are read from (``dirs.plugin_root`` is the copy)
+    for folder in SHIPPED:
+        shutil.copytree(ROOT / folder, where / folder, ignore=_cached)
     (where / "pyproject.toml").write_text(_config_text(module, tests, config), "utf-8")
     return where
 
@@ -123,6 +130,7 @@ def _config_text(module: str, tests: list[str], config: dict[str, object]) -> st
         'source_paths = ["src"]',
         f"only_mutate = [{_toml(mutated)}]",
         f"pytest_add_cli_args_test_selection = [{', '.join(_toml(t) for t in tests)}]",
+        f"also_copy = {_toml(list(SHIPPED))}",
     ]
     lines += [f"{key} = {_toml(value)}" for key, value in config.items()]
     lines += ["", "[tool.pytest.ini_options]", 'addopts = "-q"']
