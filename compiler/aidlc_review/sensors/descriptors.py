@@ -13,6 +13,7 @@ import functools
 import re
 
 from aidlc_review.harness.definitions.sensor import SensorManifest, ToolSpec
+from aidlc_review.sensors.globs import expand_braces
 from aidlc_review.sensors.manifests import load_sensor_manifests
 
 
@@ -80,7 +81,7 @@ def root_config_names() -> list[str]:
     for _sensor, spec in shipped_tools():
         for config in spec.config:
             last = config.files.rsplit("/", 1)[-1]
-            names.update(n for n in _expand(last) if not any(c in n for c in "*?["))
+            names.update(n for n in expand_braces(last) if not any(c in n for c in "*?["))
     return sorted(names)
 
 
@@ -144,17 +145,8 @@ def runner_config_names(spec: ToolSpec) -> list[tuple[str, str | None]]:
     configuration lives, from its ``config`` globs."""
     found: list[tuple[str, str | None]] = []
     for config in spec.config:
-        for name in _expand(config.files.rsplit("/", 1)[-1]):
-            for section in _expand(config.section) if config.section else [None]:
+        for name in expand_braces(config.files.rsplit("/", 1)[-1]):
+            for section in expand_braces(config.section) if config.section else [None]:
                 if not any(c in name for c in "*?[") and (name, section) not in found:
                     found.append((name, section))
     return found
-
-
-def _expand(glob: str) -> list[str]:
-    """``{a,b}.toml`` -> ``a.toml``, ``b.toml`` (one brace group, as the manifests write)."""
-    found = re.fullmatch(r"(.*?)\{([^{}]*)\}(.*)", glob)
-    if not found:
-        return [glob]
-    head, options, tail = found.groups()
-    return [n for option in options.split(",") for n in _expand(head + option + tail)]

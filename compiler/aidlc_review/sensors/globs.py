@@ -40,3 +40,13 @@ def filter_matching(pattern: str, paths: list[str]) -> list[str]:
     """The paths (workspace-relative POSIX) the glob matches, in their given order."""
     regex = compile_glob(pattern)
     return [p for p in paths if regex.match(p)]
+
+
+def expand_braces(glob: str) -> list[str]:
+    """``{a,b}.toml`` -> ``a.toml``, ``b.toml`` (each brace group in turn, as the manifests
+    write them)."""
+    found = re.fullmatch(r"(.*?)\{([^{}]*)\}(.*)", glob)
+    if not found:
+        return [glob]
+    head, options, tail = found.groups()
+    return [n for option in options.split(",") for n in expand_braces(head + option + tail)]

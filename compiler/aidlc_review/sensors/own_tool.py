@@ -13,7 +13,6 @@ linter and the security lens, with the workspace's overrides) are keyed by them.
 from __future__ import annotations
 
 import ast
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from pathlib import Path
 from aidlc_review.harness.definitions.sensor import ToolSpec
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, Tool
 from aidlc_review.sensors.formats import BOTH_STREAMS, TEXT_FORMATS, Hit, UnreadableReport
+from aidlc_review.sensors.globs import expand_braces
 from aidlc_review.sensors.results import CheckFinding, make_finding
 from aidlc_review.sensors.rule_severity import Overrides
 from aidlc_review.sensors.tools import ToolRun, last_line
@@ -57,17 +57,8 @@ def config_names(spec: ToolSpec) -> list[str]:
     above: part of a cached result's key): those its ``detect`` and its ``config`` name."""
     names = {entry.partition(":")[0].rsplit("/", 1)[-1] for entry in spec.detect}
     for config in spec.config:
-        names.update(_expand(config.files.rsplit("/", 1)[-1]))
+        names.update(expand_braces(config.files.rsplit("/", 1)[-1]))
     return sorted(n for n in names if not any(c in n for c in "*?["))
-
-
-def _expand(glob: str) -> list[str]:
-    """``{a,b}.toml`` -> ``a.toml``, ``b.toml``."""
-    found = re.fullmatch(r"(.*?)\{([^{}]*)\}(.*)", glob)
-    if not found:
-        return [glob]
-    head, options, tail = found.groups()
-    return [n for option in options.split(",") for n in _expand(head + option + tail)]
 
 
 @contextmanager
