@@ -51,6 +51,26 @@ def judging_tree(
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def base_tree(workspace: Path, commit: str, scratch: Path) -> Iterator[Path | None]:
+    """The workspace's counterpart in the repository as it stood at ``commit``, nothing laid
+    over it and nothing of the workspace linked in (a file the change added, tracked or not,
+    is absent), with ``.git`` linked so what the checks read at the base (suppressions,
+    configuration, baselines) is read from the same history; None when git cannot export."""
+    folder = Path(tempfile.mkdtemp(prefix="base-", dir=scratch))
+    try:
+        root = _exported(workspace, commit, folder)
+        if root is None:
+            yield None
+            return
+        tree = root / _prefix(workspace)
+        tree.mkdir(parents=True, exist_ok=True)
+        os.symlink(_git_dir(workspace), root / ".git")
+        yield tree
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _exported(workspace: Path, commit: str, folder: Path) -> Path | None:
     """The whole repository at ``commit`` under ``folder / "repo"``; None when git cannot."""
     git = find_tool("git")

@@ -43,3 +43,17 @@ def test_a_base_git_cannot_export_proves_nothing(tmp_path: Path):
     ws = make_workspace(tmp_path / "ws", {APP: OLD})
     ctx = UnitContext.load(RecordPaths.resolve(ws, UNIT), None, "gated")
     assert findings_at_base(ctx, "0" * 40, [APP]) is None
+
+
+def test_a_suppression_the_base_holds_is_the_bases_own_when_the_base_is_judged(tmp_path: Path):
+    # judged in an export of the base, a `# noqa` the base itself holds must read as standing
+    # at the base (honoured), as it does in the workspace: were it read as added, the base
+    # would report what it hides, and a finding it really holds would not match the change's
+    held = '"""Orders."""\n\nimport os  # noqa: F401\nimport sys\n'
+    ws = make_workspace(tmp_path / "ws", {APP: held})
+    base = subprocess.run(
+        ["git", "-C", str(ws), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    ctx = UnitContext.load(RecordPaths.resolve(ws, UNIT), None, "gated")
+
+    assert findings_at_base(ctx, base, [APP]) == prints_of(ctx, [APP])

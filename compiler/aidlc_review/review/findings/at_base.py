@@ -6,16 +6,16 @@ grouping (one finding per file and defect, its print the set of its hits). A cha
 makes an unchanged line wrong (it deletes the only use of an import, it changes a signature
 another file calls) owns what it caused.
 
-The base's files are exported from git into a scratch folder outside the workspace and
-judged there by the unit's static sensors with the unit's settings (the tests are not run:
-the coverage sensor's findings are judged by their lines alone). The answer is kept in the
-authenticated result cache, keyed by the base commit, the files and the sensors.
+The base's files are exported from git into a scratch folder outside the workspace (with
+the repository's history linked, so a suppression or a configuration the base holds reads
+as the base's own) and judged there by the unit's static sensors with the unit's settings
+(the tests are not run: the coverage sensor's findings are judged by their lines alone).
+The answer is kept in the authenticated result cache, keyed by the base commit, the files
+and the sensors.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +45,7 @@ def findings_at_base(ctx: UnitContext, base: str, files: Iterable[str]) -> froze
     settings["judged_at"] = base
     claimed = sorted(files)
     manifests = [m.model_dump(mode="json") for m in sensors]
-    key = "at-base:" + digest(base, claimed, manifests, settings)
+    key = "at-base/2:" + digest(base, claimed, manifests, settings)
     cache = ResultCache(default_cache_dir())
     try:
         known = cache.get(key)
@@ -63,21 +63,16 @@ def _judge_base(
     workspace: Path, base: str, claimed: list[str], sensors: list[Any], settings: dict[str, Any]
 ) -> frozenset[str] | None:
     from aidlc_review.dirs import cache_dir
-    from aidlc_review.review.source.git_drift import export_at
+    from aidlc_review.review.findings.grouping import group_hits
+    from aidlc_review.review.run.engine import sensor_observations
     from aidlc_review.sensors import run_sensors
+    from aidlc_review.sensors.judging_tree import base_tree
 
     scratch = Path(cache_dir("at-base"))
     scratch.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="base-", dir=scratch))
-    try:
-        tree = folder / "workspace"
-        if not export_at(workspace, base, tree):
+    with base_tree(workspace, base, scratch) as tree:
+        if tree is None:
             return None
         present = [name for name in claimed if (tree / name).is_file()]
-        from aidlc_review.review.findings.grouping import group_hits
-        from aidlc_review.review.run.engine import sensor_observations
-
         results = run_sensors(tree, present, sensors, settings=settings)
         return frozenset(o.fingerprint for o in group_hits(sensor_observations(results)))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)

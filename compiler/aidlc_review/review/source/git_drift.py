@@ -202,21 +202,3 @@ def _git(workspace: Path, *args: str) -> str | None:
     pinned to the workspace (no ``core.worktree`` in ``.git/config`` moves it)."""
     out = git(workspace, "--work-tree=.", *args)
     return None if out is None else os.fsdecode(out)
-
-
-def export_at(workspace: Path, commit: str, into: Path) -> bool:
-    """The workspace's files as they stand at ``commit``, written under ``into`` (git archive,
-    extracted with tarfile's ``data`` filter: nothing lands outside ``into``); False when git
-    cannot export them."""
-    import io
-    import tarfile
-
-    prefix = _git(workspace, "rev-parse", "--show-prefix")
-    tar = git(workspace, "archive", "--format=tar", commit, paths=["."], timeout=300)
-    if tar is None or prefix is None:
-        return False
-    staging = into.with_name(into.name + ".tree")
-    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
-        archive.extractall(staging, filter="data")
-    (staging / prefix.strip()).rename(into)
-    return True
