@@ -17,6 +17,13 @@ Each change is detected from the engine's own schema and tools (``EngineFeatures
   code-generation stage says so): the installed texts name that folder wherever they name a
   unit's records, and the runtime finds them there through the door
   (``upstream.names.unit_records``).
+- the engine has upstream's ``pr-integration`` stage (3.6 on: a unit's PR, its evidence
+  dossier enumerating the stage's resolved ``consumes``, core ones first and plugin-added
+  ones after): it requires ``code-review`` as it requires ``code-generation`` and consumes
+  code review's report after its own consumes, so the PR carries the review. Upstream's
+  plugin seam merges ``adds.consumes`` but only logs ``adds.requires_stage`` (deferred), and
+  this plugin is installed by ``aidlc-review install``, not by a compose hook: both go in as
+  build-and-test's consume does, whole lines the ledger records and uninstall takes out.
 
 What install cannot lower is refused before anything is written, naming what was found: a
 stage key the schema requires or couples to ``reviewer`` that the installed stage cannot
@@ -29,7 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aidlc_review.errors import EXIT_FAILED, InvalidInput
+from aidlc_review.install import blocks
 from aidlc_review.install.engine_contract import REVIEW_ARTIFACT, EngineContract
+from aidlc_review.install.ledger import Insertion
+from aidlc_review.install.lower import REVIEW_ARTIFACT as REVIEW_REPORT  # code-review's produces
 from aidlc_review.upstream import names
 from aidlc_review.upstream.features import SCHEMA, EngineFeatures
 
@@ -59,6 +69,7 @@ class Lowering:
     review_slot: bool  # the reviewer writes one record at the slot the logger hands out
     engine_manifest: bool  # the engine validates the source-manifest.json its stage asks for
     unit_records: bool = False  # a unit's records under construction/units/<unit>/
+    pr_integration: bool = False  # upstream's per-unit PR stage: it carries the code review
 
     @classmethod
     def read(cls, harness: Path) -> Lowering:
@@ -72,6 +83,7 @@ class Lowering:
             review_slot=features.review_slot,
             engine_manifest=features.engine_source_manifest,
             unit_records=features.units_record_dir,
+            pr_integration=features.pr_integration,
         )
 
 
@@ -145,3 +157,24 @@ def with_unit_records(text: str) -> str:
 def with_review_slot_step(stage_text: str) -> str:
     """The installed code-review stage, its body ending with the review-slot step."""
     return stage_text.rstrip("\n") + "\n" + REVIEW_SLOT_STEP
+
+
+# what pr-integration gains, after its own entries: the unit's code review done first, and its
+# report among the consumes its evidence dossier enumerates. Not required: the engine promotes
+# pr-integration per intent in any scope, also where code review does not run (poc, express),
+# and a required artifact no stage of the scope produces would starve it; where code review
+# runs, ``requires_stage`` has it approved, its report written, before the PR is composed.
+REVIEW_STAGE = "code-review"
+PR_REQUIRES = [f"  - {REVIEW_STAGE}"]
+PR_CONSUMES = [f"  - artifact: {REVIEW_REPORT}", "    required: false"]
+
+
+def pr_integration_edit(text: str, display: str) -> tuple[str, list[Insertion]]:
+    """upstream's pr-integration stage requiring code-review and consuming its report, the
+    added lines recorded for uninstall (refused, naming the file, if it has no block lists)."""
+    inserted: list[Insertion] = []
+    for key, lines in (("requires_stage", PR_REQUIRES), ("consumes", PR_CONSUMES)):
+        text = blocks.append_to_list_block(text, key, lines, display)
+        added = "\n".join(lines) + "\n"
+        inserted.append(Insertion(path=display, kind="list-lines", key=key, text=added))
+    return text, inserted

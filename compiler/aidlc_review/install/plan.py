@@ -48,6 +48,7 @@ from aidlc_review.install.lower import (
 from aidlc_review.install.newer import (
     Lowering,
     manifest_step,
+    pr_integration_edit,
     with_review_slot_step,
     with_unit_records,
 )
@@ -61,6 +62,7 @@ from aidlc_review.install.trial import (
 REVIEW = "code-review"
 REVIEWED = "code-generation"
 DOWNSTREAM = "build-and-test"
+PR_STAGE = "pr-integration"  # upstream's, 3.6 on: edited only where the engine has it
 CONSTRUCTION = "aidlc-common/stages/construction"
 LEDGER = f"tools/data/{ledger_path(Path('.')).name}"
 
@@ -122,10 +124,8 @@ def _refuse_unit_major(project: Path, before: str) -> None:
 
 def pristine_texts(layout: HarnessLayout, ledger: Ledger | None, strict: bool) -> dict[str, str]:
     """The core stages this plugin edits, as they were before it (its blocks taken out)."""
-    texts = {
-        d: _read(layout.root / d)
-        for d in (f"{CONSTRUCTION}/{REVIEWED}.md", f"{CONSTRUCTION}/{DOWNSTREAM}.md")
-    }
+    edited = [f"{CONSTRUCTION}/{slug}.md" for slug in (REVIEWED, DOWNSTREAM, PR_STAGE)]
+    texts = {d: _read(layout.root / d) for d in edited if (layout.root / d).is_file()}
     for display, text in texts.items():
         text = blocks.strip_fragments(text)
         for ins in ledger.inserted if ledger else []:
@@ -348,6 +348,10 @@ def _contributed(
                 Insertion(path=display, kind="fragment", key=fragment.anchor, text=block)
             )
         edited[display] = text
+    if lowering is not None and lowering.pr_integration:
+        display = f"{CONSTRUCTION}/{PR_STAGE}.md"
+        edited[display], pr_inserted = pr_integration_edit(core[display], display)
+        inserted.extend(pr_inserted)
     return edited, inserted
 
 

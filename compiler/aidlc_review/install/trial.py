@@ -6,7 +6,8 @@ compiler (the same bytes upstream's compiler writes; numbers pinned as given).
 The plans are compiled from the *source form* of the same harness: code-review
 as authored (``reviews``, ``repair_agent``, ``max_passes``) and code-generation
 with plan approval and without its embedded reviewer, which is the gate plan
-this plugin stands for, whether or not upstream can present it yet.
+this plugin stands for, whether or not upstream can present it yet. As upstream's compile
+does, a stage already in the existing graph keeps its display name there (``kept_names``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,31 @@ def compile_trial(
     shown = display_root or harness_dir_name(layout.root)
     with overlaid(layout, changes) as trial:
         compiled = compile_harness(trial, shown, pinned=pins)
-        return {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
+        outputs = {name: compiled.outputs[name] for name in (STAGE_GRAPH, SCOPE_GRID)}
+    outputs[STAGE_GRAPH] = kept_names(outputs[STAGE_GRAPH], layout.data_dir / STAGE_GRAPH)
+    return outputs
+
+
+def kept_names(graph: str, existing: Path) -> str:
+    """``graph`` with each stage the existing graph has named keeping that name. Upstream's
+    compile pins a slug's name as it pins its number (``nameBySlug.get(slug) ?? name ??
+    titleCaseSlug(slug)`` in ``aidlc-graph.ts``): a stage an engine ships without ``name:``
+    (``pr-integration``: "Pr Integration") keeps the name upstream's compile gave it."""
+    import json
+
+    from aidlc_review.compile.compiled import render
+
+    try:
+        before = {n["slug"]: n["name"] for n in json.loads(existing.read_text(encoding="utf-8"))}
+    except (OSError, ValueError, TypeError, KeyError):
+        return graph
+    nodes = json.loads(graph)
+    renamed = [n for n in nodes if isinstance(before.get(n["slug"]), str)]
+    if all(n.get("name") == before[n["slug"]] for n in renamed):
+        return graph
+    for node in renamed:
+        node["name"] = before[node["slug"]]
+    return render(nodes)
 
 
 def installed_review_plan(

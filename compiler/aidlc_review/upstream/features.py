@@ -24,7 +24,10 @@ the files and commits), for what install lowers to:
   ``<record>/construction/units/<directive.unit>/code-generation/``; a tool joining
   ``"construction", "units"`` is read as the same, inferred);
 - ``logger_budget``: its logger computes a review's budget itself (``aidlc-log.ts`` reads
-  ``reviewer_max_iterations`` / the review class; 2.6.18 already does).
+  ``reviewer_max_iterations`` / the review class; 2.6.18 already does);
+- ``pr_integration``: the engine has upstream's per-unit ``pr-integration`` stage (3.6 on),
+  which composes a unit's PR and its evidence dossier from its resolved ``consumes``: its own
+  stage file ``aidlc-common/stages/construction/pr-integration.md`` with that slug.
 
 And what a stage must carry, from ``aidlc-stage-schema.ts``: ``required_stage_keys``
 (``REQUIRED_FIELDS``) and ``reviewer_requires``, the keys its validator says a ``reviewer``
@@ -47,6 +50,9 @@ LIB = "tools/aidlc-lib.ts"
 COMPLETION_TOOLS = (LOGGER, "tools/aidlc-state.ts", "tools/aidlc-orchestrate.ts", LIB)
 # the engine's own code-generation stage: where it says where a unit's records are
 GENERATION_STAGE = "aidlc-common/stages/construction/code-generation.md"
+# upstream's PR stage (3.6 on): it builds a unit's PR body from its resolved consumes
+PR_STAGE = "aidlc-common/stages/construction/pr-integration.md"
+PR_SLUG = re.compile(r"\A---\n(?:(?!---\n).*\n)*?slug: pr-integration\n")
 BIRTH_VERBS = ("intent-create", "intent-birth")  # newest first
 SOURCE_MANIFEST = re.compile(r"source-manifest\.json|\breadUnitSourceManifest\b")
 REVIEW_SLOT = re.compile(r"\breviewFile\b")
@@ -65,6 +71,7 @@ class EngineFeatures:
     engine_source_manifest: bool = False
     units_record_dir: bool = False
     logger_budget: bool = False
+    pr_integration: bool = False
     required_stage_keys: frozenset[str] | None = None  # None: the schema does not list them
     reviewer_requires: frozenset[str] = frozenset()
 
@@ -88,6 +95,7 @@ class EngineFeatures:
                 UNITS_DIR.search(_read(harness / where)) for where in (GENERATION_STAGE, LIB)
             ),
             logger_budget=LOGGER_BUDGET.search(logger) is not None,
+            pr_integration=PR_SLUG.match(_read(harness / PR_STAGE)) is not None,
             required_stage_keys=(
                 frozenset(re.findall(r'"([^"]+)"', required.group(1))) if required else None
             ),
