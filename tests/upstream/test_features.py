@@ -112,6 +112,28 @@ def test_unit_records_a_tool_joins_under_construction_units_are_read_there(tmp_p
     assert EngineFeatures.read(harness).unit_record_dir("billing") == "construction/units/billing"
 
 
+def _pr_stage(harness: Path, text: str) -> None:
+    stage = harness / "aidlc-common" / "stages" / "construction" / "pr-integration.md"
+    stage.parent.mkdir(parents=True)
+    stage.write_text(text)
+
+
+def test_an_engine_shipping_its_pr_integration_stage_has_it(tmp_path):
+    harness = _engine(tmp_path, "")
+    _pr_stage(harness, "---\nphase: construction\nslug: pr-integration\n---\n\n# PR\n")
+
+    assert EngineFeatures.read(harness).pr_integration
+
+
+def test_a_pr_integration_file_with_another_slug_or_the_slug_only_in_its_body_is_not_it(
+    tmp_path,
+):
+    harness = _engine(tmp_path, "")
+    _pr_stage(harness, "---\nslug: pr-review\n---\n\nslug: pr-integration\n")
+
+    assert not EngineFeatures.read(harness).pr_integration
+
+
 def test_a_logger_that_computes_the_budget_owns_it(tmp_path):
     harness = _engine(tmp_path, "")
     _tool(harness, "aidlc-log.ts", "budget = node.reviewer_max_iterations ?? 2;\n")
@@ -139,6 +161,7 @@ def test_an_engine_saying_none_of_it_carries_no_newer_contract(tmp_path):
 
     assert not (features.review_slot or features.engine_source_manifest)
     assert not (features.units_record_dir or features.logger_budget)
+    assert not features.pr_integration
     assert features.required_stage_keys is None
     assert features.unit_record_dir("billing") == "construction/billing"
 
