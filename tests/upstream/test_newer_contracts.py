@@ -214,8 +214,7 @@ PR_STAGE = "aidlc-common/stages/construction/pr-integration.md"
 # and of its body the step that builds the PR's evidence dossier from the resolved consumes.
 # 2.6.18's own compiler accepts all of it (its schema knows for_each and required_sections,
 # it has both sensors and the agent), so nothing is adapted; its graph numbers the new stage
-# itself (after ci-pipeline, where upstream's 3.6 sits between code-generation and
-# build-and-test: the edges, not the number, order it after a unit's code).
+# itself (after ci-pipeline): the edges, not the number, order it after a unit's code.
 PR_CORE_CONSUMES = (
     "requirements", "unit-of-work", "functional-spec", "performance-design", "security-design",
     "infrastructure-specification", "code-generation-plan", "unit-test-instructions",
