@@ -376,7 +376,7 @@ def _reset_lines(resets: list[dict[str, Any]]) -> list[str]:
 def _verify(args: argparse.Namespace) -> int:
     from aidlc_review.errors import InvalidInput
     from aidlc_review.review.inputs.paths import RecordPaths, missing_manifest
-    from aidlc_review.review.record.verify import verify_proof
+    from aidlc_review.review.record.verify import verify_answer, verify_proof
 
     github = _chosen_format(args) == "github"
     unit = _branch_unit(args.workspace) if args.unit_from_branch else args.unit
@@ -384,15 +384,18 @@ def _verify(args: argparse.Namespace) -> int:
     reviewed = paths.findings.exists()
     if not reviewed and not paths.manifest.exists():  # a misspelt unit is not a fresh review
         raise InvalidInput(missing_manifest(paths))
-    paths, proof, stale = verify_proof(
-        args.workspace, unit, args.record, args.manifest, ready=args.ready
-    )
-    unproven = proof.unproven
-    if github:
+    if github:  # the annotations name the findings: the full proof
+        paths, proof, stale = verify_proof(
+            args.workspace, unit, args.record, args.manifest, ready=args.ready
+        )
         sys.stdout.write(unit_annotations(paths, proof, stale))
-        for note in unproven:
+        for note in proof.unproven:
             print(f"not checked: {note}", file=sys.stderr)
         return 1 if stale else 0
+    # on bytes this machine already proved: its sealed answer, without the record's models
+    paths, stale, unproven = verify_answer(
+        args.workspace, unit, args.record, args.manifest, ready=args.ready
+    )
     fresh = (
         "fresh: the receipt matches the source"
         if reviewed

@@ -134,3 +134,10 @@ def test_a_changed_review_plan_changes_the_key_even_where_git_cannot_see_it(
     before = memo_key(paths, None, None, harness, True)
     write(harness / "tools" / "data" / "review-plan.json", '{"stages": []}\n')
     assert memo_key(paths, None, None, harness, True) != before
+
+
+def test_the_memo_names_the_plan_files_the_harness_names() -> None:
+    from aidlc_review.harness.review_plan import GRAPH_PATH, LEDGER_PATH, PLAN_PATH
+    from aidlc_review.review.record.proof_memo import PLAN_FILES
+
+    assert PLAN_FILES == (PLAN_PATH, LEDGER_PATH, GRAPH_PATH)

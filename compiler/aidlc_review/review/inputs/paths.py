@@ -151,11 +151,12 @@ def missing_manifest(paths: RecordPaths) -> str:
 
 def _refuse_broken_install(workspace: Path) -> None:
     """Before anything is read or written: an install an upgrade broke is named first."""
-    from aidlc_review.harness.review_plan import refuse_broken
     from aidlc_review.review.inputs.intent import upstream_harness
 
     harness = upstream_harness(workspace)
-    if harness is not None:
+    if harness is not None:  # the plan's models (pydantic): only where there is a harness
+        from aidlc_review.harness.review_plan import refuse_broken
+
         refuse_broken(harness, STAGE)
 
 

@@ -35,15 +35,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aidlc_review import __version__
-from aidlc_review.review.findings.change_filter import Change
-from aidlc_review.review.inputs.paths import RecordPaths
-from aidlc_review.review.record.models import Finding
-from aidlc_review.review.record.recompute import Recomputed
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models (pydantic) only where a memo is read or written
+    from aidlc_review.review.findings.change_filter import Change
+    from aidlc_review.review.inputs.paths import RecordPaths
+    from aidlc_review.review.record.recompute import Recomputed
     from aidlc_review.review.source.git_drift import Listing
 
 LABEL = "proof-memo/1"
+# the compiled files the sensors come from, as ``harness.review_plan`` names them (a test
+# holds the two equal): named here so a memo's key does not import the plan's models
+PLAN_FILES = (
+    "tools/data/review-plan.json",
+    "tools/data/plugin-aidlc-review.json",
+    "tools/data/stage-graph.json",
+)
 
 
 def memo_key(
@@ -74,6 +80,8 @@ def memo_key(
 
 def recall(key: str) -> Recomputed | None:
     """The recomputation this machine sealed under ``key``; None: none, or not verified."""
+    from aidlc_review.review.record.models import Finding
+    from aidlc_review.review.record.recompute import Recomputed
     from aidlc_review.sensors.cache import ResultCache, default_cache_dir
 
     cache = ResultCache(default_cache_dir())
@@ -156,12 +164,11 @@ def plan_files(workspace: Path, harness: Path | None) -> list[tuple[str, str]]:
     """The harness's compiled files the sensors come from (``harness.review_plan``), even
     when the tree's ``.gitignore`` hides them from git."""
     from aidlc_review.harness.layout import HarnessLayout
-    from aidlc_review.harness.review_plan import GRAPH_PATH, LEDGER_PATH, PLAN_PATH
     from aidlc_review.review.inputs.intent import upstream_harness
 
     # as ``UnitContext.load`` finds it: given, the workspace's installed one, or built in
     root = HarnessLayout.at(harness or upstream_harness(workspace)).root.resolve()
-    return [("harness", str(root)), *_hashed(root, [PLAN_PATH, LEDGER_PATH, GRAPH_PATH])]
+    return [("harness", str(root)), *_hashed(root, list(PLAN_FILES))]
 
 
 def _change_parts(change: Change | None) -> list[Any] | None:

@@ -8,10 +8,12 @@ waivers in force; a stored verdict or digest that disagrees is a reason, never a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from aidlc_review.review.findings.verdict import READY
 from aidlc_review.review.inputs.paths import RecordPaths
-from aidlc_review.review.record.proof import Proof, prove_unit
+
+if TYPE_CHECKING:  # the record's models (pydantic): only when the full check runs
+    from aidlc_review.review.record.proof import Proof
 
 
 def verify_review(
@@ -25,7 +27,41 @@ def verify_review(
     """Why the unit's review does not hold (``path: reason`` lines); ``[]`` when it does.
 
     ``ready``: a recomputed verdict other than READY is a reason too (for merge checks)."""
-    return verify_proof(workspace, unit, record, manifest, ready, harness)[2]
+    return verify_answer(workspace, unit, record, manifest, ready, harness)[1]
+
+
+def verify_answer(
+    workspace: Path,
+    unit: str | None,
+    record: Path | None = None,
+    manifest: Path | None = None,
+    ready: bool = False,
+    harness: Path | None = None,
+) -> tuple[RecordPaths, list[str], list[str]]:
+    """The record paths, the reasons verify exits 1 for and what could not be checked:
+    this machine's sealed answer when nothing the full check reads has changed since it
+    ran here (``review.record.answer_memo``), else the full check (``verify_proof``)."""
+    from aidlc_review.review.record import answer_memo as memo
+
+    paths = RecordPaths.resolve(workspace, unit, record, manifest)
+    key = memo.answer_key(paths, ready, harness)
+    known = memo.recall_answer(paths, key) if key is not None else None
+    if known is not None:
+        return paths, *known
+    claims = memo.claims_now(paths) if key is not None else None
+    tree = memo.claimed_tree(paths.workspace, *claims) if claims is not None else None
+    from aidlc_review.review.record.proof import prove_unit
+
+    proof = prove_unit(paths, harness=harness, thorough=ready)
+    answer = proof_reasons(paths, proof, ready), list(proof.unproven)
+    # remembered only when not one byte moved while the check ran (the key and the claims
+    # taken again now): an answer is never kept for bytes it did not see
+    if claims is not None and proof.recorded and proof.sealed_here:
+        again = memo.claimed_tree(paths.workspace, *claims)
+        if again == tree and memo.answer_key(paths, ready, harness) == key:
+            assert key is not None
+            memo.remember_answer(key, answer, claims, tree)
+    return (paths, *answer)
 
 
 def verify_proof(
@@ -37,12 +73,16 @@ def verify_proof(
     harness: Path | None = None,
 ) -> tuple[RecordPaths, Proof, list[str]]:
     """The unit's record paths, its proof from the bytes, and the reasons verify exits 1."""
+    from aidlc_review.review.record.proof import prove_unit
+
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
     proof = prove_unit(paths, harness=harness, thorough=ready)
     return paths, proof, proof_reasons(paths, proof, ready)
 
 
 def proof_reasons(paths: RecordPaths, proof: Proof, ready: bool) -> list[str]:
+    from aidlc_review.review.findings.verdict import READY
+
     reasons = [*proof.reasons, *(proof.unprovable if ready else ())]
     if not proof.recorded and not reasons and ready:
         reasons.append(f"{paths.display(paths.findings)}: not reviewed, not READY")

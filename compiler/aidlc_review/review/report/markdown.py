@@ -7,7 +7,6 @@ from typing import Any
 
 from aidlc_review.review.record.models import AgentUsage, Finding, FindingsDocument, Pass
 from aidlc_review.review.record.waivers import waived_finding_ids
-from aidlc_review.review.report.render import render
 from aidlc_review.severity import BLOCKING
 
 SHOWN_LOCATIONS = 10  # the report's cap per finding; the JSON holds every location
@@ -59,6 +58,8 @@ def tool_label(tool: str | None, version: str | None) -> str:
 
 
 def render_report(doc: FindingsDocument) -> str:
+    from aidlc_review.review.report.render import render  # jinja2: only when one is written
+
     return render("code-review.md.j2", **report_context(doc))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aidlc_review.errors import InvalidInput, LockBusy
 from aidlc_review.fsio import write_atomic
@@ -21,8 +21,6 @@ from aidlc_review.review.agents.adapters import (
     scrub_line,
 )
 from aidlc_review.review.agents.answer import AnswerCheck
-from aidlc_review.review.agents.ask import Asking, ask_command_reviewer
-from aidlc_review.review.agents.brief import repair_brief, reviewer_brief, write_brief
 from aidlc_review.review.agents.envelope import reported_failure
 from aidlc_review.review.agents.text import scrub_check
 from aidlc_review.review.findings.verdict import READY
@@ -46,6 +44,9 @@ from aidlc_review.review.record.verify import proof_reasons
 from aidlc_review.review.record.waive import load_with_waivers
 from aidlc_review.review.run import engine
 from aidlc_review.review.run.lock import unit_lock
+
+if TYPE_CHECKING:  # the briefs and the asking: only when a model reviews or repairs
+    from aidlc_review.review.agents.ask import Asking
 
 Progress = Callable[[str], None]
 
@@ -278,6 +279,9 @@ def _one_pass(
     elif spent:  # no model runs: the pass says why, and it is never READY by silence
         answer = AnswerCheck(None, spent)
     else:
+        from aidlc_review.review.agents.ask import Asking
+        from aidlc_review.review.agents.brief import reviewer_brief, write_brief
+
         brief = write_brief(
             ctx.paths.brief("reviewer", doc.attempt, number), reviewer_brief(ctx, doc, gathered)
         )
@@ -318,6 +322,8 @@ def budget_spent(ctx: UnitContext, doc: FindingsDocument) -> str | None:
 
 
 def _ask_reviewer(asking: Asking) -> AnswerCheck:
+    from aidlc_review.review.agents.ask import ask_command_reviewer
+
     checked = scrub_check(ask_command_reviewer(asking))
     if checked.reason:
         asking.say(f"reviewer {asking.reviewer}: answer rejected: {checked.reason}")
@@ -327,6 +333,8 @@ def _ask_reviewer(asking: Asking) -> AnswerCheck:
 def _repair(
     ctx: UnitContext, doc: FindingsDocument, repairer: AgentSpec, timeout: float, say: Progress
 ) -> FindingsDocument:
+    from aidlc_review.review.agents.brief import repair_brief, write_brief
+
     last = doc.passes[-1]
     brief = write_brief(
         ctx.paths.brief("repairer", last.attempt, last.number), repair_brief(ctx, doc)
