@@ -212,36 +212,56 @@ PR_STAGE = "aidlc-common/stages/construction/pr-integration.md"
 # upstream's newer stage (awslabs/aidlc-workflows core/aidlc-common/stages/construction/
 # pr-integration.md at 2cbd7ced, docs/upstream-newer.md): its frontmatter as upstream wrote it,
 # and of its body the step that builds the PR's evidence dossier from the resolved consumes.
-# 2.6.18's own compiler accepts all of it (its schema knows for_each and required_sections,
-# it has both sensors and the agent), so nothing is adapted; its graph numbers the new stage
+# 2.6.18 accepts all of it (its schema knows for_each and required_sections, it has both
+# sensors, the agent and every artifact), so nothing is adapted there; its graph numbers the stage
 # itself (after ci-pipeline): the edges, not the number, order it after a unit's code.
 PR_CORE_CONSUMES = (
     "requirements", "unit-of-work", "functional-spec", "performance-design", "security-design",
     "infrastructure-specification", "code-generation-plan", "unit-test-instructions",
     "code-summary",
 )  # fmt: skip
-PR_INTEGRATION = (
-    "---\nslug: pr-integration\nphase: construction\nexecution: CONDITIONAL\n"
-    "condition: Executes only when the affirmed integration mode resolves to PR integration "
-    "for this intent; protected-branch reality overrides a configured direct path.\n"
-    "lead_agent: aidlc-pipeline-deploy-agent\nsupport_agents: []\nmode: inline\n"
-    "for_each: unit-of-work\nproduces:\n  - pr-record\nconsumes:\n"
-    + "".join(
-        f"  - artifact: {a}\n    required: {'false' if i < 6 else 'true'}\n"
-        for i, a in enumerate(PR_CORE_CONSUMES)
+PR_REQUIRED = ("code-generation-plan", "unit-test-instructions", "code-summary")
+
+
+def _pr_integration(consumes: tuple[str, ...]) -> str:
+    return (
+        "---\nslug: pr-integration\nphase: construction\nexecution: CONDITIONAL\n"
+        "condition: Executes only when the affirmed integration mode resolves to PR integration "
+        "for this intent; protected-branch reality overrides a configured direct path.\n"
+        "lead_agent: aidlc-pipeline-deploy-agent\nsupport_agents: []\nmode: inline\n"
+        "for_each: unit-of-work\nproduces:\n  - pr-record\nconsumes:\n"
+        + "".join(
+            f"  - artifact: {a}\n    required: {'false' if a not in PR_REQUIRED else 'true'}\n"
+            for a in consumes
+        )
+        + "requires_stage:\n  - code-generation\nsensors:\n  - required-sections\n"
+        "  - upstream-coverage\nrequired_sections:\n  - PR Summary\n  - Publication Plan\n"
+        "  - Evidence Dossier\n  - Integration Status\nscopes: []\n"
+        "inputs: Affirmed integration practices, repository policy detection, and every "
+        "resolved artifact in this stage's consumes list\n"
+        "outputs: pr-record.md under this stage's per-unit record dir, plus tool-owned PR audit "
+        "and lifecycle receipts\n---\n\n# PR Integration\n\n## Steps\n\n"
+        "### Step 2: Compose the PR Record\n\n"
+        "Build the collapsed evidence dossier by enumerating this stage's resolved\n"
+        "`directive.consumes` in order. The core consumes above stay first; any\n"
+        "plugin-added consumes follow automatically.\n"
     )
-    + "requires_stage:\n  - code-generation\nsensors:\n  - required-sections\n"
-    "  - upstream-coverage\nrequired_sections:\n  - PR Summary\n  - Publication Plan\n"
-    "  - Evidence Dossier\n  - Integration Status\nscopes: []\n"
-    "inputs: Affirmed integration practices, repository policy detection, and every resolved "
-    "artifact in this stage's consumes list\n"
-    "outputs: pr-record.md under this stage's per-unit record dir, plus tool-owned PR audit "
-    "and lifecycle receipts\n---\n\n# PR Integration\n\n## Steps\n\n"
-    "### Step 2: Compose the PR Record\n\n"
-    "Build the collapsed evidence dossier by enumerating this stage's resolved\n"
-    "`directive.consumes` in order. The core consumes above stay first; any\n"
-    "plugin-added consumes follow automatically.\n"
-)
+
+
+def _add_pr_integration(project: UpstreamProject) -> tuple[str, ...]:
+    """Upstream's stage in the copy, generated and committed as its own tools leave a stage
+    it ships; its core consumes as the copy carries them. Adapted only where this engine's
+    doctor cannot accept it: an optional design artifact no stage of this engine produces
+    (2.5.5 has no ``functional-spec`` or ``infrastructure-specification``) is left out."""
+    graph = project.harness / "tools/data/stage-graph.json"
+    produced = {a for node in json.loads(graph.read_text("utf-8")) for a in node["produces"]}
+    kept = tuple(a for a in PR_CORE_CONSUMES if a in produced or a in PR_REQUIRED)
+    (project.harness / PR_STAGE).write_text(_pr_integration(kept), encoding="utf-8")
+    bun = find_bun()
+    assert bun is not None
+    Engine.of(project.harness).regenerate(bun)
+    _commit(project, "the engine of 3.6: a per-unit pr-integration stage")
+    return kept
 
 
 def _graph_node(project: UpstreamProject, slug: str) -> dict[str, object]:
@@ -254,18 +274,14 @@ def _order(node: dict[str, object]) -> tuple[int, ...]:
 
 
 def test_a_pr_integration_stage_requires_the_code_review_and_carries_its_report(project):
-    (project.harness / PR_STAGE).write_text(PR_INTEGRATION, encoding="utf-8")
-    bun = find_bun()
-    assert bun is not None
-    Engine.of(project.harness).regenerate(bun)  # as upstream's own tools leave a stage it ships
-    _commit(project, "the engine of 3.6: a per-unit pr-integration stage")
+    core = _add_pr_integration(project)
 
     assert _install(project) == 0
 
     node = _graph_node(project, "pr-integration")
     assert node["requires_stage"] == ["code-generation", "code-review"]
     consumed = [entry["artifact"] for entry in node["consumes"]]
-    assert consumed == [*PR_CORE_CONSUMES, "code-review"]  # the core ones stay first
+    assert consumed == [*core, "code-review"]  # the core ones stay first
     assert _order(_graph_node(project, "code-review")) < _order(node)
     _upstream_accepts(project)
     assert main(["uninstall", "--harness", str(project.harness)]) == 0
