@@ -6,6 +6,8 @@ source byte, a forged answer, one sealed under another key and a record moved by
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.cli.main import main
+from aidlc_review.errors import InvalidInput
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record import proof
 from aidlc_review.review.record.answer_memo import answer_key
@@ -163,6 +166,20 @@ def test_a_deleted_seal_of_the_record_is_checked_in_full(tmp_path, capsys, check
     paths = RecordPaths.resolve(ws, UNIT)
     (paths.engine / "seals" / f"{paths.findings.name}.hmac").unlink()
     with pytest.raises(ForgedState):
+        _answer(ws)
+
+
+def test_a_state_key_inside_the_workspace_is_refused_at_a_hit_too(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    ws = _reviewed(tmp_path, CLEAN, 0)
+    assert _answer(ws) == []
+    # the same key and markers, but where the agents can read them (under .git/, so git's
+    # listing, and with it every other part of the key, is what it was)
+    inside = ws / ".git" / "state"
+    shutil.copytree(os.environ["XDG_STATE_HOME"], inside)
+    monkeypatch.setenv("XDG_STATE_HOME", str(inside))
+    with pytest.raises(InvalidInput, match="outside the workspace"):
         _answer(ws)
 
 

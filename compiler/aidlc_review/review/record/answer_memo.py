@@ -53,7 +53,11 @@ SKIPPED = frozenset({".git", "__pycache__"})  # as ``source_manifest.SKIPPED_DIR
 def answer_key(
     paths: RecordPaths, ready: bool, harness: Path | None, today: date | None = None
 ) -> str | None:
-    """The answer's key; None outside git (nothing lists the workspace's files)."""
+    """The answer's key; None outside git (nothing lists the workspace's files).
+    ``InvalidInput`` when the state key lies inside the workspace, as the full check says."""
+    from aidlc_review.review.record.seal import refuse_key_inside
+
+    refuse_key_inside(paths.workspace)  # a key the agents can read seals no answer
     files = seen_files(paths.workspace)
     if files is None:
         return None

@@ -137,10 +137,16 @@ def sign(workspace: Path, label: str, data: bytes) -> str:
 
 
 def _key(workspace: Path) -> bytes:
+    refuse_key_inside(workspace)
+    return machine_key()
+
+
+def refuse_key_inside(workspace: Path) -> None:
+    """``InvalidInput`` when the state key would lie inside the workspace the agents write
+    (a key they can read seals nothing): asked before any seal or sealed answer is trusted."""
     folder = state_dir()
     if folder.resolve().is_relative_to(workspace):
         raise InvalidInput(
             f"{folder}: the review's state key must live outside the workspace the agents "
             "write; set XDG_STATE_HOME to a directory outside it"
         )
-    return machine_key()
