@@ -14,12 +14,10 @@ from aidlc_review.review.inputs.paths import (
     ENGINE_PLACEHOLDER_UNIT,
     STAGE,
     STAGE_LEVEL,
-    RecordPaths,
     default_record,
 )
-from aidlc_review.review.record.proof import prove_unit
 from aidlc_review.review.record.seal import ForgedState
-from aidlc_review.review.record.verify import proof_reasons
+from aidlc_review.review.record.verify import verify_answer
 from aidlc_review.upstream.records import unit_folders
 
 
@@ -27,15 +25,15 @@ def stale_units(workspace: Path, record: Path | None) -> dict[str, list[str]]:
     """``{unit: reasons}`` for each reviewed unit whose review no longer holds."""
     stale: dict[str, list[str]] = {}
     for unit in sorted(set(recorded_units(workspace, record)) | reviewed_units(workspace, record)):
-        paths = RecordPaths.resolve(workspace, unit, record, None)
         try:
-            proof = prove_unit(paths, thorough=False)  # on every commit: not the tests
+            # on every commit: not the tests; bytes this machine already proved answer from
+            # its sealed answer; a unit not reviewed yet (code generation is going on) passes
+            _paths, reasons, _unproven = verify_answer(
+                workspace, unit, record, None, ready=False, unreviewed_passes=True
+            )
         except ForgedState as exc:
             stale[unit] = [str(exc)]
             continue
-        if not proof.recorded and not proof.stale:
-            continue  # not reviewed yet: code generation is still going on
-        reasons = proof_reasons(paths, proof, ready=False)
         if reasons:
             stale[unit] = reasons
     return stale

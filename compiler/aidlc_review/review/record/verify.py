@@ -37,10 +37,14 @@ def verify_answer(
     manifest: Path | None = None,
     ready: bool = False,
     harness: Path | None = None,
+    unreviewed_passes: bool = False,
 ) -> tuple[RecordPaths, list[str], list[str]]:
     """The record paths, the reasons verify exits 1 for and what could not be checked:
     this machine's sealed answer when nothing the full check reads has changed since it
-    ran here (``review.record.answer_memo``), else the full check (``verify_proof``)."""
+    ran here (``review.record.answer_memo``), else the full check (``verify_proof``).
+    ``unreviewed_passes``: a unit with no review recorded and nothing stale has no reasons
+    (the commit hook's view: code generation is still going on); only a recorded review's
+    answer is ever kept, so a kept answer is never one of these."""
     from aidlc_review.review.record import answer_memo as memo
 
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
@@ -53,6 +57,8 @@ def verify_answer(
     from aidlc_review.review.record.proof import prove_unit
 
     proof = prove_unit(paths, harness=harness, thorough=ready)
+    if unreviewed_passes and not proof.recorded and not proof.stale:
+        return paths, [], []
     answer = proof_reasons(paths, proof, ready), list(proof.unproven)
     # remembered only when not one byte moved while the check ran (the key and the claims
     # taken again now): an answer is never kept for bytes it did not see
