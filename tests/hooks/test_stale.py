@@ -12,7 +12,15 @@ from aidlc_review.cli.main import main
 from aidlc_review.hooks.stale import stale_units
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record import proof
-from tests.review.workspace import CLEAN, LINT_ERROR, UNIT, make_workspace, review_args, write
+from tests.review.workspace import (
+    CLEAN,
+    LINT_ERROR,
+    UNIT,
+    counted_calls,
+    make_workspace,
+    review_args,
+    write,
+)
 
 APP = "src/orders/app.py"
 
@@ -20,15 +28,7 @@ APP = "src/orders/app.py"
 @pytest.fixture
 def checks(monkeypatch) -> list[bool]:
     """One entry per full check (the real ``prove_unit``, counted)."""
-    calls: list[bool] = []
-    real = proof.prove_unit
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(True)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(proof, "prove_unit", counted)
-    return calls
+    return counted_calls(monkeypatch, proof, "prove_unit")
 
 
 def _reviewed(tmp_path: Path, source: str, code: int) -> Path:

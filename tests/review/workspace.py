@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 UNIT = "u1-orders"
 PYPROJECT = """\
@@ -137,3 +138,16 @@ def files_holding(root: Path, values: tuple[str, ...]) -> list[str]:
         for path, data in every_file_under(root).items()
         if any(v.encode() in data for v in values)
     )
+
+
+def counted_calls(monkeypatch: Any, owner: object, name: str) -> list[bool]:
+    """One entry per call of the real ``owner.name`` from now on (the real function runs)."""
+    calls: list[bool] = []
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls

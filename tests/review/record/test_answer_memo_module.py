@@ -30,6 +30,7 @@ from tests.review.workspace import (
     CLEAN,
     LINT_ERROR,
     UNIT,
+    counted_calls,
     make_workspace,
     manifest_path,
     review_args,
@@ -43,15 +44,7 @@ HEAVY = ("pydantic", "jinja2", "detect_secrets", "ruamel", "aidlc_review.sensors
 @pytest.fixture
 def checks(monkeypatch) -> list[bool]:
     """One entry per full check (the real ``prove_unit``, counted)."""
-    calls: list[bool] = []
-    real = proof.prove_unit
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(True)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(proof, "prove_unit", counted)
-    return calls
+    return counted_calls(monkeypatch, proof, "prove_unit")
 
 
 def _reviewed(tmp_path: Path, source: str, code: int, *extra: str) -> Path:

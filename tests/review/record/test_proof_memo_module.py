@@ -15,7 +15,15 @@ from aidlc_review.review.record.proof import prove_unit
 from aidlc_review.review.record.proof_memo import memo_key
 from aidlc_review.review.record.seal import ForgedState
 from aidlc_review.sensors.cache import default_cache_dir
-from tests.review.workspace import CLEAN, LINT_ERROR, UNIT, make_workspace, review_args, write
+from tests.review.workspace import (
+    CLEAN,
+    LINT_ERROR,
+    UNIT,
+    counted_calls,
+    make_workspace,
+    review_args,
+    write,
+)
 
 APP = "src/orders/app.py"
 
@@ -23,15 +31,7 @@ APP = "src/orders/app.py"
 @pytest.fixture
 def runs(monkeypatch) -> list[bool]:
     """One entry per time the sensors really ran again (the real recomputation, counted)."""
-    calls: list[bool] = []
-    real = recompute.recompute_findings
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(True)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(recompute, "recompute_findings", counted)
-    return calls
+    return counted_calls(monkeypatch, recompute, "recompute_findings")
 
 
 def _reviewed(tmp_path: Path, source: str, code: int) -> RecordPaths:
