@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from aidlc_review.cli.main import main
 from aidlc_review.errors import ValidationFailed
+from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.typed_load import parse_json
 from tests.review.workspace import CLEAN, make_workspace, manifest_path, review_args
 
@@ -108,3 +109,17 @@ def test_a_findings_document_100000_deep_is_exit_2_under_review_summary(
     assert captured.err == f"{found}: $.passes{'[0]' * 63}: {TOO_DEEP}\n"
     assert captured.out == ""
     assert not markdown.exists() and not sarif.exists()
+
+
+def test_a_reviewed_unit_whose_findings_become_50000_deep_is_refused_not_crashed(
+    tmp_path: Path, capsys
+) -> None:
+    ws = make_workspace(tmp_path / "ws", {"src/orders.py": CLEAN})
+    assert main(review_args(ws)) == 0
+    findings = RecordPaths.resolve(ws, UNIT).findings
+    findings.write_text('{"version": 1, "passes": [' + nested(50_000) + "]}")
+    capsys.readouterr()
+    code = main(["review", "verify", "--workspace", str(ws), "--unit", UNIT])
+    captured = capsys.readouterr()
+    assert code in (1, 2)
+    assert "internal error" not in captured.err and "Traceback" not in captured.err

@@ -241,6 +241,18 @@ def parse_json(model: type[M], raw: bytes, shown: str, *, what: str = "", hint: 
         raise refusal(found, what, hint) from None
 
 
+def loose_json(raw: bytes) -> Any | None:
+    """Untrusted JSON bytes as plain data for a caller that leaves every fault to a strict
+    reader after it (``read_json``, ``parse_json``): None for bytes that are not JSON or
+    are nested too deep to parse without exhausting the stack."""
+    if too_deep(raw) is not None:
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
 def read_json(raw: bytes | str, shown: str, *, what: str = "", hint: str = "") -> Any:
     """Untrusted JSON text as plain data; not JSON, too deep or a duplicate key is a refusal."""
     data = raw.encode() if isinstance(raw, str) else raw

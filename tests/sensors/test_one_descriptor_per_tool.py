@@ -50,8 +50,6 @@ ALLOWED: dict[str, set[str]] = {
     "sensors/dependency_files.py": {"npm"},
     "sensors/npm_dependencies.py": {"npm"},
     "sensors/npm_ranges.py": {"npm"},
-    # modules other engineers own at the time of writing: issue #34, not yet moved
-    "review/run/engine.py": {"pytest"},
 }
 
 

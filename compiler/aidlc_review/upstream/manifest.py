@@ -54,10 +54,9 @@ def _known_write(entry: Any) -> Any:
 
 
 def _document(raw: bytes) -> dict[str, Any] | None:
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None  # the strict reader names what is wrong
+    from aidlc_review.typed_load import loose_json
+
+    data = loose_json(raw)  # not JSON or too deep: None, and the strict reader names it
     return data if isinstance(data, dict) else None
 
 

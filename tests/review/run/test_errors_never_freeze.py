@@ -126,7 +126,7 @@ def test_a_pass_whose_checks_verified_is_not_redone(
     assert (failed["rule"], failed["recommendation"]) == (
         "coverage/tests-failed",
         "Make the failing tests pass: fix the code they exercise, or the tests (the finding "
-        "quotes pytest).",
+        "quotes the test runner).",
     )
     assert "tests/test_calc.py::test_mean failed: assert 4.0 == 2.0" in failed["finding"]
     capsys.readouterr()

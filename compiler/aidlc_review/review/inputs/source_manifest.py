@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from aidlc_review.errors import InvalidInput
-from aidlc_review.typed_load import parse_json
+from aidlc_review.typed_load import loose_json, parse_json
 
 MANIFEST_VERSION = 1
 MANIFEST_STAGE = "code-generation"
@@ -148,10 +148,7 @@ def _scan_names(raw: bytes) -> None:
     """Every claimed name scanned for secrets in one go (one look-up in the clean names'
     memo, detect-secrets loaded at most once) before the model checks each name; bytes that
     are not a manifest are left to the model, which says what is wrong."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return
+    data = loose_json(raw)
     writes = data.get("writes") if isinstance(data, dict) else None
     if not isinstance(writes, list):
         return

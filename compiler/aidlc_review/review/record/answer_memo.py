@@ -180,10 +180,10 @@ def _cited(paths: RecordPaths) -> list[list[str]]:
     check reads them: resolved inside the workspace."""
     try:
         document = json.loads(paths.findings.read_bytes())
-    except (OSError, ValueError):
-        return []
+        cited = sorted({p for p in _paths_in(document) if p})
+    except (OSError, ValueError, RecursionError):
+        return []  # not JSON or nested too deep: the full check refuses it, naming why
     root = paths.workspace.resolve()
-    cited = sorted({p for p in _paths_in(document) if p})
     return [[p, *_state(root / p)] for p in cited]
 
 

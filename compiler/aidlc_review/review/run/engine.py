@@ -390,7 +390,7 @@ def _advice(result: CheckResult, finding: CheckFinding) -> str:
     if (finding.rule or "").endswith("/tests-failed"):
         return (
             "Make the failing tests pass: fix the code they exercise, or the tests (the "
-            "finding quotes pytest)."
+            "finding quotes the test runner)."
         )
     return _ADVICE.get(result.name, "Fix what the check reports.")
 
