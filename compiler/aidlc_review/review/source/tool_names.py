@@ -31,6 +31,7 @@ MEMO_LABEL = "descriptor-names/2"
 # changes the key even where the version does not)
 _READERS = (
     "sensors/descriptors.py",
+    "sensors/globs.py",
     "sensors/manifests.py",
     "harness/definitions/sensor.py",
     "harness/loader.py",
