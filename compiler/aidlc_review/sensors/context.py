@@ -58,7 +58,7 @@ class Tool:
     version: str
 
     def argv(self) -> list[str]:
-        return [str(self.path), *self.spec.argv[1:]]
+        return [str(self.path), *self.spec.with_own_config(self.spec.argv[1:])]
 
 
 @dataclass

@@ -27,6 +27,7 @@ from aidlc_review.sensors.context import (
 )
 from aidlc_review.sensors.formats import BOTH_STREAMS, TEXT_FORMATS
 from aidlc_review.sensors.globs import filter_matching
+from aidlc_review.sensors.own_tool import tool_env
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, make_finding, skipped
 from aidlc_review.sensors.rule_severity import Overrides
 from aidlc_review.sensors.suppressions import Suppressions, added_findings
@@ -182,7 +183,8 @@ def check_described(
     judged)."""
     spec = tool.spec
     argv = tool.argv() + (["--", *files] if spec.takes == "files" else [])
-    run = ctx.run(argv)
+    with tool_env(ctx, spec) as env:
+        run = ctx.run(argv, env)
     parse = TEXT_FORMATS.get(spec.format or "")
     if parse is None:
         raise SensorError(f"{spec.tool}: no parser for the format {spec.format!r}")

@@ -1,4 +1,5 @@
-"""security: the security rules of the runner's rule checker on every claimed file.
+"""security: the security rules of the runner's rule checker on every claimed file, and the
+review's own rules for the languages its lenses describe (eslint on JavaScript and TypeScript).
 
 The linter sensor honours the workspace's rule selection; this one does not. Its tool's argv
 (the security manifest's descriptor) reads no configuration file and selects the rules
@@ -8,18 +9,15 @@ without them is an error, never a narrower check. An inline suppression counts o
 stood at the unit's base (``suppressions``): one the change added is reported as hiding what
 it hides, at that finding's severity. Severities are the linter's (``rule_severity``): in
 test files an ``assert`` or a fixture password is not reported, and the workspace tunes the
-rest in ``[tool.aidlc-review.severity]``.
+rest in ``[tool.aidlc-review.severity]``. A lens (``own_config``) runs the project's installed
+tool with the configuration file the plugin ships, naming it with ``--config``: the project's
+configuration cannot narrow those rules either.
 """
 
 from __future__ import annotations
 
-from aidlc_review.sensors.context import (
-    SensorContext,
-    SensorError,
-    nothing_to_check,
-    run_file_local,
-    select_tool,
-)
+from aidlc_review.sensors.context import SensorContext, SensorError, run_file_local, select_tool
+from aidlc_review.sensors.described import run_with_described
 from aidlc_review.sensors.own_tool import config_names, overrides_of, read_batch, rule_findings
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged
 from aidlc_review.sensors.suppressions import Suppressions
@@ -27,8 +25,12 @@ from aidlc_review.sensors.tools import shown_command
 
 
 def run(ctx: SensorContext) -> CheckResult:
-    if not ctx.files:
-        return nothing_to_check(ctx)
+    """The runner's own tool on the claimed files it takes; every lens the descriptor
+    describes (eslint with the review's own rules) on theirs."""
+    return run_with_described(ctx, _own)
+
+
+def _own(ctx: SensorContext) -> CheckResult:
     tool = select_tool(ctx)
     argv = tool.argv()
     for flag in ctx.option("argv_must_hold", []):

@@ -17,17 +17,10 @@ import pytest
 
 from aidlc_review.cli.main import main
 from tests.review.workspace import UNIT, findings_doc, git, write, write_manifest
-from tests.shared_builds import npm_installed
+from tests.sensors.typescript_project import PACKAGE_JSON, installed
 
-PACKAGES = [
-    "typescript@5.9.3",
-    "eslint@9.39.5",
-    "typescript-eslint@8.74.0",
-    "vitest@3.2.7",
-    "prettier@3.10.2",
-]
 FILES = {
-    "package.json": '{"name": "orders", "version": "1.0.0", "type": "module", "private": true}\n',
+    "package.json": PACKAGE_JSON,
     "tsconfig.json": json.dumps(
         {
             "compilerOptions": {
@@ -72,7 +65,7 @@ TESTS = (
 @pytest.fixture(scope="session")
 def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's npm packages, installed once per test run from the npm registry."""
-    return npm_installed(tmp_path_factory, "npm-project", PACKAGES, FILES["package.json"])
+    return installed(tmp_path_factory)
 
 
 @pytest.fixture
@@ -128,17 +121,34 @@ def test_a_typescript_project_without_tsconfig_says_no_type_check_ran(project: P
 
 
 def test_a_severity_override_reads_the_same_for_a_typescript_rule(project: Path) -> None:
-    """``eslint:no-eval`` is tuned like ``S608``: the workspace's table, at the base."""
+    """``eslint:eqeqeq`` is tuned like ``S608``: the workspace's table, at the base."""
+    (project / ".aidlc-review.toml").write_text(
+        FILES[".aidlc-review.toml"] + '\n[severity.rules]\n"eslint:eqeqeq" = "off"\n'
+    )
+    git(project, "add", ".aidlc-review.toml")
+    git(project, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "t")
+    with (project / "src/add.ts").open("a") as source:
+        source.write("export const same = (a: number, b: number): boolean => a == b;\n")
+
+    review(project)
+
+    rules = {f["rule"] for f in findings_doc(project)["passes"][-1]["findings"]}
+    assert "eslint:eqeqeq" not in rules and "tsc:TS2322" in rules
+
+
+def test_eval_cannot_be_tuned_below_its_floor_for_typescript_either(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``eslint:no-eval`` has ``S307``'s floor: ``off`` is refused, naming the file."""
     (project / ".aidlc-review.toml").write_text(
         FILES[".aidlc-review.toml"] + '\n[severity.rules]\n"eslint:no-eval" = "off"\n'
     )
     git(project, "add", ".aidlc-review.toml")
     git(project, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "t")
 
-    review(project)
-
-    rules = {f["rule"] for f in findings_doc(project)["passes"][-1]["findings"]}
-    assert "eslint:no-eval" not in rules and "tsc:TS2322" in rules
+    assert review(project) == 2
+    said = capsys.readouterr().err
+    assert ".aidlc-review.toml" in said and "below the floor" in said
 
 
 def test_eslint_and_tsc_judge_with_the_bases_configuration_not_the_changes(project: Path) -> None:

@@ -8,6 +8,7 @@ tool blocks, and how results map to finding severities).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -72,6 +73,11 @@ class SeverityGroup(Definition):
     in_tests: Level
     floor: Level | None = None
     floor_in_tests: Level | None = None
+
+
+# the configuration files the plugin ships for the lenses that judge by its own rules
+# (``ToolSpec.own_config``): package data, never a file of the reviewed project
+OWN_CONFIGS = Path(__file__).resolve().parents[2] / "sensors" / "configs"
 
 
 class ToolSpec(Definition):
@@ -148,6 +154,17 @@ class ToolSpec(Definition):
     # its rules' severities by exact code (``sensors.rule_severity``): a rule in no group is
     # ``minor`` (the runner's own tools) or the severity the tool reports (a described tool)
     severities: list[SeverityGroup] = []
+    # a lens that judges by the review's rules, not the project's: the configuration file the
+    # plugin ships for it (``aidlc_review/sensors/configs/<name>``), which its argv names as
+    # ``{own_config}``; no configuration file of the project is read
+    own_config: str | None = Field(default=None, pattern=r"^[\w.-]+$")
+
+    @field_validator("own_config")
+    @classmethod
+    def _own_config_is_shipped(cls, name: str | None) -> str | None:
+        if name is not None and not (OWN_CONFIGS / name).is_file():
+            raise ValueError(f"the plugin ships no configuration {name!r} ({OWN_CONFIGS})")
+        return name
 
     @field_validator("severities")
     @classmethod
@@ -159,6 +176,13 @@ class ToolSpec(Definition):
                     raise ValueError(f"{code!r} is in two groups: {seen[code]!r}, {group.title!r}")
                 seen[code] = group.title
         return groups
+
+    def with_own_config(self, argv: list[str]) -> list[str]:
+        """``argv`` with ``{own_config}`` the path of the configuration the plugin ships."""
+        if self.own_config is None:
+            return argv
+        path = str(OWN_CONFIGS / self.own_config)
+        return [word.replace("{own_config}", path) for word in argv]
 
     def finding_rule(self, code: str | None) -> str:
         """The rule a finding of this tool holds: the runner's own tools (no ``format``)

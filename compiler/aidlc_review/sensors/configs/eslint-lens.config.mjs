@@ -1,0 +1,59 @@
+// The security lens's own eslint configuration (sensors/aidlc-security.md): the rules the
+// review always asks on the claimed JavaScript and TypeScript files, whatever the project's
+// eslint configuration enables. eslint runs with `--config` naming this file, so no
+// configuration file of the project is read; only its installed TypeScript parser is used,
+// resolved from the workspace (the review's working directory), never installed.
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+const fromWorkspace = createRequire(join(process.cwd(), "package.json"));
+
+function installed(name) {
+  try {
+    return fromWorkspace(name);
+  } catch {
+    return null;
+  }
+}
+
+// the descriptor gives TypeScript files only where one of the two is installed
+function typescriptParser() {
+  return installed("@typescript-eslint/parser") ?? installed("typescript-eslint")?.parser ?? null;
+}
+
+const rules = {
+  // code built from strings and run: injection
+  "no-eval": "error",
+  "no-implied-eval": "error",
+  "no-new-func": "error",
+  // `==` where `===` is meant (`== null` tests null and undefined on purpose)
+  eqeqeq: ["error", "always", { null: "ignore" }],
+  // an empty block, an empty `catch` among them: an error swallowed
+  "no-empty": ["warn", { allowEmptyCatch: false }],
+  // debugging output left in
+  "no-console": "warn",
+};
+
+const parser = typescriptParser();
+// the globals `no-implied-eval` looks for (`setTimeout("code")`); no other is assumed
+const globals = { setTimeout: "readonly", setInterval: "readonly", execScript: "readonly",
+  window: "readonly", globalThis: "readonly" };
+
+export default [
+  {
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs", "**/*.jsx"],
+    languageOptions: { globals, parserOptions: { ecmaFeatures: { jsx: true } } },
+    linterOptions: { reportUnusedDisableDirectives: "off" },
+    rules,
+  },
+  ...(parser
+    ? [
+        {
+          files: ["**/*.ts", "**/*.tsx", "**/*.mts", "**/*.cts"],
+          languageOptions: { parser, globals, parserOptions: { ecmaFeatures: { jsx: true } } },
+          linterOptions: { reportUnusedDisableDirectives: "off" },
+          rules,
+        },
+      ]
+    : []),
+];
