@@ -183,7 +183,7 @@ def _with_severities(tool: str, *extra: SeverityGroup) -> list[SensorManifest]:
 
 
 EVAL = SeverityGroup(
-    title="eval", codes=["no-eval"], severity="major", in_tests="minor", floor="major"
+    title="debugging output", codes=["no-console"], severity="major", in_tests="minor"
 )
 
 
@@ -191,7 +191,7 @@ def test_a_tools_groups_are_keyed_by_the_rule_ids_its_findings_hold() -> None:
     found = groups_of(_with_severities("eslint", EVAL))
     assert found[: len(groups())] == groups()
     assert found[len(groups()) :] == (
-        RuleGroup("eval", ("eslint:no-eval",), "major", "minor", "major"),
+        RuleGroup("debugging output", ("eslint:no-console",), "major", "minor"),
     )
     assert groups_of(shipped_manifests()) == groups()
 
