@@ -131,7 +131,7 @@ def print_small(found: dict[str, dict[str, list[Figure]]], before: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("trees", nargs="+", help="a package folder per side (PYTHONPATH)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10, 100])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-small", action="store_true", help="skip the small unit")
     args = parser.parse_args()

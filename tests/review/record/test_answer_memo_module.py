@@ -201,3 +201,68 @@ def test_a_hit_imports_no_models_templates_secret_scanner_or_sensor_manifests(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert shown.stdout.strip().splitlines()[-1] == "0 []"
+
+
+# The first gate after a review: nothing kept answers it; it looks at git's listing of the
+# tree once until its sensors run (``git_drift.listed_once``). A byte changed after the
+# pass is still refused there, and nothing is kept for bytes the check did not see.
+
+
+def _first_gate(ws: Path, ready: bool) -> list[str]:
+    return verify_answer(ws, UNIT, ready=ready)[1]
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_a_claimed_byte_changed_after_the_pass_is_refused_at_the_first_gate(
+    tmp_path, capsys, checks, ready
+) -> None:
+    ws = _reviewed(tmp_path, CLEAN, 0)
+    write(ws / APP, CLEAN + "\n# changed after the review\n")
+    assert any("claimed file changed" in r for r in _first_gate(ws, ready))
+    assert len(checks) == 1
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_an_unclaimed_file_added_after_the_pass_is_refused_at_the_first_gate(
+    tmp_path, capsys, checks, ready
+) -> None:
+    ws = _reviewed(tmp_path, CLEAN, 0)
+    write(ws / "src" / "orders" / "backdoor.py", "ALLOW_ALL = True\n")
+    reasons = _first_gate(ws, ready)
+    assert any("backdoor.py" in r for r in reasons)
+    assert _first_gate(ws, ready) == reasons  # and so it stays
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_a_tampered_record_byte_after_the_pass_is_refused_at_the_first_gate(
+    tmp_path, capsys, checks, ready
+) -> None:
+    ws = _reviewed(tmp_path, CLEAN, 0)
+    paths = RecordPaths.resolve(ws, UNIT)
+    paths.findings.write_text(paths.findings.read_text().replace('"READY"', '"NOT-READY"', 1))
+    with pytest.raises(ForgedState):
+        _first_gate(ws, ready)
+    with pytest.raises(ForgedState):
+        _first_gate(ws, ready)  # nothing was kept for it
+    assert len(checks) == 2
+
+
+def test_a_file_written_while_the_first_gates_sensors_run_keeps_no_answer(
+    tmp_path, capsys, checks, monkeypatch
+) -> None:
+    import aidlc_review.sensors as sensors
+
+    ws = _reviewed(tmp_path, CLEAN, 0)
+    (default_cache_dir() / "results.sqlite3").unlink()  # no replay: the sensors run
+    real = sensors.run_sensors
+
+    def writing(workspace, files, manifests, **kwargs):  # type: ignore[no-untyped-def]
+        results = real(workspace, files, manifests, **kwargs)
+        write(workspace / "src" / "orders" / "written.py", "LATE = 1\n")  # as a test might
+        return results
+
+    monkeypatch.setattr(sensors, "run_sensors", writing)
+    assert _first_gate(ws, True) == []  # the tree as the gate began: clean
+    monkeypatch.setattr(sensors, "run_sensors", real)
+    assert any("written.py" in r for r in _first_gate(ws, True))  # not a kept "clean"
+    assert len(checks) == 2

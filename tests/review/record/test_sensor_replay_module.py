@@ -4,6 +4,7 @@ or is refused."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -15,7 +16,11 @@ from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.inputs.unit import UnitContext
 from aidlc_review.review.record.proof import prove_unit
 from aidlc_review.review.record.seal import ForgedState
-from aidlc_review.review.record.sensor_replay import inputs_digest, replayed_or_run
+from aidlc_review.review.record.sensor_replay import (
+    inputs_digest,
+    replayed_or_run,
+    whole_program_first,
+)
 from aidlc_review.sensors.cache import default_cache_dir
 from tests.review.workspace import (
     CLEAN,
@@ -168,3 +173,44 @@ def test_without_a_configured_base_a_replayed_blocking_finding_still_blocks(
     assert ran == []
     assert proof.blocking and not proof.ready
 
+
+def test_a_pass_starts_its_whole_program_checks_first_and_records_the_plans_order(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    from aidlc_review.sensors.registry import FILE_LOCAL
+
+    started: list[list[str]] = []
+    real = sensors.run_sensors
+
+    def counted(workspace, files, manifests, **kwargs):  # type: ignore[no-untyped-def]
+        started.append([m.id for m in manifests])
+        return real(workspace, files, manifests, **kwargs)
+
+    monkeypatch.setattr(sensors, "run_sensors", counted)
+    ws = make_workspace(tmp_path / "ws", {APP: LINT_ERROR})
+    assert main(review_args(ws)) == 1
+    paths = RecordPaths.resolve(ws, UNIT)
+    plan = UnitContext.load(paths, None, "gated").sensors
+    per_file = {m.id for m in plan if m.runner is not None and m.runner.name in FILE_LOCAL}
+    order = started[0]
+    assert sorted(order) == sorted(m.id for m in plan)
+    assert order.index("type-check") < min(order.index(i) for i in per_file)
+    assert order == [plan[i].id for i in whole_program_first(plan)]
+    # what the record says, and what the gate replays, is in the plan's order
+    recorded = [c["name"] for c in json.loads(paths.findings.read_text())["checks"]]
+    assert recorded[: len(plan)] == [m.id for m in plan]
+    assert prove_unit(paths).blocking
+
+
+def test_whole_program_first_keeps_the_plans_order_within_each_kind(tmp_path, capsys) -> None:
+    ws = make_workspace(tmp_path / "ws", {APP: CLEAN})
+    plan = UnitContext.load(RecordPaths.resolve(ws, UNIT), None, "gated").sensors
+    order = whole_program_first(plan)
+    assert sorted(order) == list(range(len(plan)))
+    from aidlc_review.sensors.registry import FILE_LOCAL
+
+    kinds = [plan[i].runner is not None and plan[i].runner.name in FILE_LOCAL for i in order]
+    assert kinds == sorted(kinds)  # every whole-program check before every per-file one
+    first_per_file = kinds.index(True)
+    assert order[:first_per_file] == sorted(order[:first_per_file])
+    assert order[first_per_file:] == sorted(order[first_per_file:])

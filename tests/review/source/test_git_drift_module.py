@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from aidlc_review.errors import InvalidInput
+from aidlc_review.review.source import git_drift
 from aidlc_review.review.source.git_drift import (
     UPSTREAM_ENGINE,
     bolt_worktrees,
@@ -16,10 +17,13 @@ from aidlc_review.review.source.git_drift import (
     engine_owned,
     is_git_checkout,
     list_files,
+    listed_once,
+    look_again,
+    one_look,
     resolve_base,
     show_at,
 )
-from tests.review.workspace import write
+from tests.review.workspace import counted_calls, write
 
 AUTHOR = ("-c", "user.name=t", "-c", "user.email=t@example.invalid")
 
@@ -234,3 +238,52 @@ def test_a_replace_ref_standing_in_for_the_base_hides_nothing(tmp_path: Path) ->
 def test_a_base_git_does_not_have_cannot_be_compared_with(tmp_path: Path) -> None:
     root, _ = repo(tmp_path, {"app.py": "x = 1\n"})
     assert changes_since(root, "0" * 40) is None
+
+
+def test_within_one_look_a_commit_named_by_its_id_is_asked_of_git_once(
+    tmp_path: Path, monkeypatch
+) -> None:
+    root, first = repo(tmp_path, {"app.py": "x = 1\n"})
+    asked = counted_calls(monkeypatch, git_drift, "_git")
+    with one_look():
+        answers = [(resolve_base(root, first), show_at(root, first, "app.py")) for _ in range(3)]
+        assert changes_since(root, first) == changes_since(root, first) == {}
+    assert answers == [(first, "x = 1\n")] * 3
+    # rev-parse, show and ls-tree once each; the tree is listed at each look (2 x 2)
+    assert len(asked) == 3 + 4
+
+
+def test_head_and_a_branch_are_asked_every_time_even_within_one_look(tmp_path: Path) -> None:
+    root, first = repo(tmp_path, {"app.py": "x = 1\n"})
+    with one_look():
+        assert resolve_base(root, None) == resolve_base(root, "main") == first
+        write(root / "app.py", "x = 2\n")
+        second = commit(root)
+        assert resolve_base(root, None) == resolve_base(root, "main") == second
+        assert show_at(root, "main", "app.py") == "x = 2\n"
+        assert show_at(root, first, "app.py") == "x = 1\n"
+
+
+def test_outside_one_look_every_question_goes_to_git(tmp_path: Path, monkeypatch) -> None:
+    root, first = repo(tmp_path, {"app.py": "x = 1\n"})
+    asked = counted_calls(monkeypatch, git_drift, "_git")
+    resolve_base(root, first)
+    resolve_base(root, first)
+    assert len(asked) == 2
+
+
+def test_listed_once_lists_the_tree_once_until_it_is_told_to_look_again(tmp_path: Path) -> None:
+    root, _ = repo(tmp_path, {"app.py": "x = 1\n"})
+    with listed_once():
+        before = list_files(root)
+        write(root / "late.py", "y = 1\n")  # written meanwhile: not seen until look_again
+        assert list_files(root) == before
+        look_again()
+        after = list_files(root)
+        assert after is not None and "late.py" in after.untracked
+        write(root / "later.py", "z = 1\n")
+        again = list_files(root)
+        assert again is not None and "later.py" in again.untracked  # no longer listed once
+    write(root / "last.py", "w = 1\n")
+    outside = list_files(root)
+    assert outside is not None and "last.py" in outside.untracked

@@ -67,7 +67,12 @@ def run_and_keep(
     from aidlc_review.sensors import run_sensors
 
     before = inputs_digest(paths, harness, files, settings, listing)
-    results = run_sensors(paths.workspace, files, sensors, settings=settings, progress=progress)
+    order = whole_program_first(sensors)
+    ran = run_sensors(
+        paths.workspace, files, [sensors[i] for i in order], settings=settings, progress=progress
+    )
+    by_index = dict(zip(order, ran, strict=True))
+    results = [by_index[i] for i in range(len(sensors))]  # the plan's order, as given
     if before is not None and before == inputs_digest(paths, harness, files, settings):
         kept = {
             _key(before, m): r.to_json()
@@ -76,6 +81,21 @@ def run_and_keep(
         }
         _store(kept)
     return results
+
+
+def whole_program_first(sensors: list[SensorManifest]) -> list[int]:
+    """The order a pass starts its sensors in (indexes into ``sensors``): the checks that
+    read the whole program (the type checker) before those that look at each file on its
+    own. Two static sensors run side by side (``sensors.api``), so the longest tool's
+    seconds start first and the per-file checks fill the other worker around them; the
+    results, their keys and the record keep the plan's order."""
+    from aidlc_review.sensors.registry import FILE_LOCAL
+
+    def per_file(i: int) -> bool:
+        runner = sensors[i].runner
+        return runner is not None and runner.name in FILE_LOCAL
+
+    return sorted(range(len(sensors)), key=per_file)  # stable: the plan's order otherwise
 
 
 def replayed_or_run(
@@ -94,9 +114,13 @@ def replayed_or_run(
     missing = [m for m in sensors if found.get(m.id) is None]
     ran = []
     if missing:
+        from aidlc_review.review.source.git_drift import look_again
         from aidlc_review.sensors import run_sensors
 
-        ran = run_sensors(paths.workspace, files, missing, settings=settings)
+        try:
+            ran = run_sensors(paths.workspace, files, missing, settings=settings)
+        finally:
+            look_again()  # the tests may have written in the tree: the next listing is new
     fresh = {m.id: r for m, r in zip(missing, ran, strict=True)}
     return [found.get(m.id) or fresh[m.id] for m in sensors]
 

@@ -46,28 +46,38 @@ def verify_answer(
     (the commit hook's view: code generation is still going on); only a recorded review's
     answer is ever kept, so a kept answer is never one of these."""
     from aidlc_review.review.record import answer_memo as memo
+    from aidlc_review.review.source.git_drift import listed_once, one_look
 
     paths = RecordPaths.resolve(workspace, unit, record, manifest)
-    key = memo.answer_key(paths, ready, harness)
-    known = memo.recall_answer(paths, key) if key is not None else None
-    if known is not None:
-        return paths, *known
-    claims = memo.claims_now(paths) if key is not None else None
-    tree = memo.claimed_tree(paths.workspace, *claims) if claims is not None else None
+    # one look at the tree until the sensors run (the gate writes nothing in it before
+    # them; ``sensor_replay`` looks again when one runs); the key after the check lists
+    # the tree again, so an answer is only kept when nothing moved in between
+    with one_look():
+        with listed_once():
+            key = memo.answer_key(paths, ready, harness)
+            known = memo.recall_answer(paths, key) if key is not None else None
+            if known is not None:
+                return paths, *known
+            claims = memo.claims_now(paths) if key is not None else None
+            tree = memo.claimed_tree(paths.workspace, *claims) if claims is not None else None
+            proof = _proved(paths, harness, ready)
+        if unreviewed_passes and not proof.recorded and not proof.stale:
+            return paths, [], []
+        answer = proof_reasons(paths, proof, ready), list(proof.unproven)
+        # remembered only when not one byte moved while the check ran (the key and the
+        # claims taken again now): an answer is never kept for bytes it did not see
+        if claims is not None and proof.recorded and proof.sealed_here:
+            again = memo.claimed_tree(paths.workspace, *claims)
+            if again == tree and memo.answer_key(paths, ready, harness) == key:
+                assert key is not None
+                memo.remember_answer(key, answer, claims, tree)
+    return (paths, *answer)
+
+
+def _proved(paths: RecordPaths, harness: Path | None, ready: bool) -> Proof:
     from aidlc_review.review.record.proof import prove_unit
 
-    proof = prove_unit(paths, harness=harness, thorough=ready)
-    if unreviewed_passes and not proof.recorded and not proof.stale:
-        return paths, [], []
-    answer = proof_reasons(paths, proof, ready), list(proof.unproven)
-    # remembered only when not one byte moved while the check ran (the key and the claims
-    # taken again now): an answer is never kept for bytes it did not see
-    if claims is not None and proof.recorded and proof.sealed_here:
-        again = memo.claimed_tree(paths.workspace, *claims)
-        if again == tree and memo.answer_key(paths, ready, harness) == key:
-            assert key is not None
-            memo.remember_answer(key, answer, claims, tree)
-    return (paths, *answer)
+    return prove_unit(paths, harness=harness, thorough=ready)
 
 
 def verify_proof(

@@ -57,10 +57,30 @@ def tool_label(tool: str | None, version: str | None) -> str:
     return f"{tool} {version}" if version else tool
 
 
+REPORT_TEMPLATE = "code-review.md.j2"
+
+
 def render_report(doc: FindingsDocument) -> str:
     from aidlc_review.review.report.render import render  # jinja2: only when one is written
 
-    return render("code-review.md.j2", **report_context(doc))
+    return render(REPORT_TEMPLATE, **report_context(doc))
+
+
+def load_renderer() -> None:
+    """Import jinja2 and compile the report's template now, so that writing the report
+    later only renders it: a pass calls this on a thread while its sensors' tools run
+    (``run.engine.gather``). Nothing is rendered or written here; a failure is left to
+    the real render, which says what is wrong. The imports are made under
+    ``sensors.deadline.no_fork``: no sensor's forked child inherits a half-done import."""
+    from aidlc_review.sensors.deadline import no_fork
+
+    try:
+        with no_fork():
+            from aidlc_review.review.report.render import environment
+
+            environment().get_template(REPORT_TEMPLATE)
+    except Exception:  # noqa: BLE001 - the render that matters raises it again, in its place
+        return
 
 
 def _places(finding: Finding) -> dict[str, Any]:

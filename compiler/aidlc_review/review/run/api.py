@@ -44,6 +44,7 @@ from aidlc_review.review.record.verify import proof_reasons
 from aidlc_review.review.record.waive import load_with_waivers
 from aidlc_review.review.run import engine
 from aidlc_review.review.run.lock import unit_lock
+from aidlc_review.review.source.git_drift import one_look
 
 if TYPE_CHECKING:  # the briefs and the asking: only when a model reviews or repairs
     from aidlc_review.review.agents.ask import Asking
@@ -103,11 +104,12 @@ def run_review(request: ReviewRequest, progress: Progress | None = None) -> Revi
         raise InvalidInput(
             f"--agent-timeout {request.agent_timeout}: must be a positive number of seconds"
         )
-    ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
-    ctx = replace(ctx, by=request.by)
-    engine.read_manifest(ctx)  # bad input is refused before anything is locked or written
-    with unit_lock(paths, say):
-        doc = _review_loop(ctx, reviewer, repairer, request.agent_timeout, say)
+    with one_look():  # git asked once about each commit named by its id
+        ctx = UnitContext.load(paths, request.harness, request.mode, request.base_revision)
+        ctx = replace(ctx, by=request.by)
+        engine.read_manifest(ctx)  # bad input is refused before anything is locked or written
+        with unit_lock(paths, say):
+            doc = _review_loop(ctx, reviewer, repairer, request.agent_timeout, say)
     if request.sarif is not None:
         from aidlc_review.review.report.sarif import write_sarif
 

@@ -6,6 +6,7 @@ Split in two halves so the host-driven verbs can stop between them: ``gather``
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
@@ -34,7 +35,7 @@ from aidlc_review.review.record.models import (
 )
 from aidlc_review.review.record.receipt import issue_receipt
 from aidlc_review.review.record.waivers import waived_prints
-from aidlc_review.review.report.markdown import tool_label
+from aidlc_review.review.report.markdown import load_renderer, tool_label
 from aidlc_review.review.source.baseline import Baseline, drift, ensure_baseline
 from aidlc_review.review.source.freeze import Frozen, freeze_unit
 from aidlc_review.review.source.git_drift import list_files
@@ -140,10 +141,17 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True, listing=listing)
     for _, reason in drifted:
         progress(reason)
+    # while the sensors' tools run, the report's renderer loads on a thread (the main
+    # thread only waits for the tools then): writing the report after them only renders
+    loading = threading.Thread(target=load_renderer, name="aidlc-report", daemon=True)
+    loading.start()
     # kept, sealed, for the first gate after this review (``review.record.sensor_replay``)
-    results = run_and_keep(
-        ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress, listing
-    )
+    try:
+        results = run_and_keep(
+            ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress, listing
+        )
+    finally:
+        loading.join()
     return Gathered(manifest, frozen, results, baseline, drifted)
 
 

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +41,12 @@ UPSTREAM_WORKTREES = names.WORKTREES  # where upstream's swarm forks bolt-<unit>
 # the local and global excludes), and never a .gitignore itself.
 _TREE_IGNORES = ("--exclude-per-directory=.gitignore", "--exclude=!.gitignore")
 _SYMLINK = "120000"
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+# what one command (a pass, a gate) already asked git, while it asks within ``one_look``:
+# answers about a commit named by its full id (they never change), and the tree's listing
+# while ``listed_once`` holds (until ``look_again``)
+_ASKED: ContextVar[dict[tuple[str, ...], object] | None] = ContextVar("git_asked", default=None)
+_LISTED: ContextVar[dict[str, Listing | None] | None] = ContextVar("git_listed", default=None)
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,52 @@ class Listing:
         return self.tracked | self.untracked
 
 
+@contextmanager
+def one_look() -> Iterator[None]:
+    """Within: what git says about a commit named by its full object id (the commit
+    itself, a file at it, its tree) is asked once per workspace. An object id names the
+    same bytes for good (``gitdoor`` ignores replace refs), so the answer cannot change;
+    ``HEAD``, a branch or the working tree are asked every time."""
+    token = _ASKED.set({} if _ASKED.get() is None else _ASKED.get())
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
+
+
+@contextmanager
+def listed_once() -> Iterator[None]:
+    """Within: ``list_files`` lists each workspace's tree once, for a caller that writes
+    nothing in it meanwhile (a gate before its sensors run); ``look_again`` ends that
+    (something may have written since: the sensors ran)."""
+    token = _LISTED.set({})
+    try:
+        yield
+    finally:
+        _LISTED.reset(token)
+
+
+def look_again() -> None:
+    """The next ``list_files`` asks git again, even inside ``listed_once``."""
+    listed = _LISTED.get()
+    if listed is not None:
+        listed.clear()
+        _LISTED.set(None)
+
+
+def _asked_once(workspace: Path, commit: str, *args: str) -> str | None:
+    """``_git(workspace, *args)``, asked once inside ``one_look`` when ``commit`` is a
+    full object id."""
+    asked = _ASKED.get()
+    if asked is None or not _OBJECT_ID.fullmatch(commit):
+        return _git(workspace, *args)
+    key = (str(workspace), *args)
+    if key not in asked:
+        asked[key] = _git(workspace, *args)
+    found = asked[key]
+    return found if isinstance(found, str) else None
+
+
 def is_git_checkout(workspace: Path) -> bool:
     return (workspace / ".git").exists()
 
@@ -61,7 +117,7 @@ def resolve_base(workspace: Path, revision: str | None) -> str | None:
     if not is_git_checkout(workspace):
         return None
     wanted = revision or "HEAD"
-    done = _git(workspace, "rev-parse", "--verify", "-q", f"{wanted}^{{commit}}")
+    done = _asked_once(workspace, wanted, "rev-parse", "--verify", "-q", f"{wanted}^{{commit}}")
     if done is None:
         if revision is None:
             return None  # a repository without a commit yet: nothing to compare with
@@ -71,7 +127,7 @@ def resolve_base(workspace: Path, revision: str | None) -> str | None:
 
 def show_at(workspace: Path, commit: str, path: str) -> str | None:
     """``path`` as it stands at ``commit`` (text), or None when the commit has no such file."""
-    return _git(workspace, "show", f"{commit}:{path}")
+    return _asked_once(workspace, commit, "show", f"{commit}:{path}")
 
 
 def engine_owned(workspace: Path) -> list[str]:
@@ -116,6 +172,15 @@ def list_files(workspace: Path) -> Listing | None:
     """
     if not is_git_checkout(workspace):
         return None
+    listed = _LISTED.get()
+    if listed is None:
+        return _listed(workspace)
+    if str(workspace) not in listed:
+        listed[str(workspace)] = _listed(workspace)
+    return listed[str(workspace)]
+
+
+def _listed(workspace: Path) -> Listing | None:
     cached = _git(workspace, "ls-files", "-z", "--cached")
     others = _git(workspace, "ls-files", "-z", "--others", *_TREE_IGNORES)
     if cached is None or others is None:
@@ -152,7 +217,7 @@ def changes_since(
 
 def _tree(workspace: Path, base: str) -> dict[str, tuple[str, str]] | None:
     """``{path: (mode, blob id)}`` of every file in the base commit (submodules aside)."""
-    listed = _git(workspace, "ls-tree", "-r", "-z", "--full-tree", base)
+    listed = _asked_once(workspace, base, "ls-tree", "-r", "-z", "--full-tree", base)
     if listed is None:
         return None
     found = {}
