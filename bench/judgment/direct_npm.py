@@ -2,7 +2,8 @@
 
 eslint (the package's config, its inline comments honoured), tsc (``--noEmit -p
 tsconfig.json`` where there is one), the package's test command with its runner's report
-(jest's JSON, node's JUnit), prettier where it is installed, and detect-secrets. Each
+(jest's JSON, node's and vitest's JUnit; vitest's coverage only where the project installs
+a coverage provider), prettier where it is installed, and detect-secrets. Each
 diagnostic is a ``Hit``; a failing test is one hit without a line. Nothing is written into
 the copy: reports go to a scratch folder. The wall time of each tool is kept: the floor a
 review's first pass is compared with.
@@ -96,14 +97,21 @@ def _tests(root: Path, command: str, env: dict[str, str], work: Path) -> list[Hi
         _run([*argv, "--json", f"--outputFile={report}", "--coverage", cover], root, env)
         return [Hit("tests", "", None, "failed", n) for n in _jest_failed(report)]
     report = work / "junit.xml"
-    extra = [f"--outputFile.junit={report}", "--reporter=junit", "--coverage.enabled=true"]
-    extra += [f"--coverage.reportsDirectory={work / 'coverage'}"]
+    extra = [f"--outputFile.junit={report}", "--reporter=junit"]
+    if _vitest_coverage(root):  # without a provider vitest stops before any test runs
+        extra += ["--coverage.enabled=true", f"--coverage.reportsDirectory={work / 'coverage'}"]
     full = [*argv, *extra]
     if "node" in argv[:1]:
         extra = ["--test-reporter=junit", f"--test-reporter-destination={report}"]
         full = [*argv[:2], *extra, "--experimental-test-coverage", *argv[2:]]
     _run(full, root, env)
     return [Hit("tests", "", None, "failed", n) for n in _junit_failed(report)]
+
+
+def _vitest_coverage(root: Path) -> bool:
+    """Whether the project installs one of vitest's coverage providers."""
+    scope = root / "node_modules" / "@vitest"
+    return any((scope / name).is_dir() for name in ("coverage-v8", "coverage-istanbul"))
 
 
 def _jest_failed(report: Path) -> list[str]:

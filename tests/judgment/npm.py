@@ -119,6 +119,95 @@ export default tseslint.config(
 }
 
 
+# wonka's tarball holds its sources, its vitest specs and its prettier config (package.json's
+# "prettier") and names its eslint config (package.json's "eslintConfig" extends
+# ./scripts/eslint-preset.js), but holds neither that preset nor its tsconfig.json. Both are
+# copied verbatim from its repository (0no-co/wonka) at the release commit (tag v6.3.6,
+# 9c28bb0ff8ac51bfceb774d5adde01c16c35ebd6).
+WONKA_CONFIG = {
+    "tsconfig.json": """{
+  "compilerOptions": {
+    "forceConsistentCasingInFileNames": true,
+    "importsNotUsedAsValues": "remove",
+    "noEmit": true,
+    "esModuleInterop": true,
+    "noUnusedLocals": true,
+    "rootDir": "./src",
+    "baseUrl": ".",
+    "outDir": "dist/cjs",
+    "lib": ["dom", "esnext"],
+    "jsx": "react",
+    "declaration": false,
+    "module": "es2015",
+    "moduleResolution": "node",
+    "target": "esnext",
+    "strict": true,
+    "noImplicitAny": false,
+    "noUnusedParameters": true,
+    "skipLibCheck": true,
+    "isolatedModules": true
+  },
+  "include": ["src"]
+}
+""",
+    "scripts/eslint-preset.js": """module.exports = {
+  parserOptions: {
+    ecmaVersion: 9,
+    sourceType: 'module',
+    ecmaFeatures: {
+      modules: true,
+    },
+  },
+  extends: ['prettier'],
+  plugins: ['prettier', 'tsdoc'],
+  ignorePatterns: ['node_modules/', 'dist/', 'coverage/', 'perf/'],
+  rules: {
+    'sort-keys': 'off',
+    'no-console': ['error', { allow: ['warn', 'error'] }],
+    'prefer-arrow/prefer-arrow-functions': 'off',
+    'prefer-rest-params': 'off',
+
+    'prettier/prettier': [
+      'error',
+      {
+        singleQuote: true,
+        arrowParens: 'avoid',
+        trailingComma: 'es5',
+      },
+    ],
+  },
+
+  overrides: [
+    {
+      files: ['*.ts'],
+      parser: '@typescript-eslint/parser',
+      extends: ['plugin:@typescript-eslint/recommended', 'prettier'],
+      rules: {
+        '@typescript-eslint/explicit-module-boundary-types': 'off',
+        '@typescript-eslint/no-use-before-define': 'off',
+        '@typescript-eslint/ban-types': 'off',
+        '@typescript-eslint/ban-ts-comment': 'off',
+        '@typescript-eslint/member-ordering': 'off',
+        '@typescript-eslint/explicit-member-accessibility': 'off',
+        '@typescript-eslint/no-object-literal-type-assertion': 'off',
+        '@typescript-eslint/explicit-function-return-type': 'off',
+        '@typescript-eslint/interface-name-prefix': 'off',
+        '@typescript-eslint/no-non-null-assertion': 'off',
+        '@typescript-eslint/no-misused-new': 'off',
+        '@typescript-eslint/no-explicit-any': 'off',
+        '@typescript-eslint/array-type': 'off',
+        '@typescript-eslint/no-empty-function': 'off',
+        '@typescript-eslint/no-unused-vars': 'off',
+        'prefer-rest-params': 'off',
+        'tsdoc/syntax': 'error',
+      },
+    },
+  ],
+};
+""",
+}
+
+
 @dataclass(frozen=True)
 class NpmPackage:
     name: str
@@ -161,6 +250,44 @@ PACKAGES = {
         ("index.js", "test/index.test.js", "test/instanceof.test.js", "test/rfc9457.test.js"),
         "node --test test/",
         (".github", "benchmarks"),
+    ),
+    "wonka": NpmPackage(
+        "wonka",
+        "6.3.6",
+        # its pnpm-lock.yaml at v6.3.6, the dev dependencies its lint, format, type check
+        # and tests use (rollup, changesets, flowgen, lint-staged... build and release it);
+        # no coverage provider among them, so vitest measures no coverage
+        (
+            "@types/zen-observable@0.8.7",
+            "@typescript-eslint/eslint-plugin@5.62.0",
+            "@typescript-eslint/parser@5.62.0",
+            "callbag-from-iter@1.3.0",
+            "callbag-iterate@1.0.0",
+            "callbag-take@1.5.0",
+            "eslint@8.57.1",
+            "eslint-config-prettier@8.10.0",
+            "eslint-plugin-prettier@4.2.1",
+            "eslint-plugin-tsdoc@0.2.17",
+            "prettier@2.8.8",
+            "tslib@2.8.1",
+            "typescript@4.9.5",
+            "vitest@1.6.1",
+            "zen-observable@0.10.0",
+        ),
+        (
+            "src/combine.ts",
+            "src/helpers.ts",
+            "src/operators.ts",
+            "src/sinks.ts",
+            "src/sources.ts",
+            "src/__tests__/combine.test.ts",
+            "src/__tests__/operators.test.ts",
+            "src/__tests__/sinks.test.ts",
+            "src/__tests__/sources.test.ts",
+        ),
+        "npx vitest run",
+        ("dist", "docs"),
+        WONKA_CONFIG,
     ),
 }
 
@@ -206,6 +333,7 @@ def unpack(package: NpmPackage, root: Path) -> Path:
         target = root / rel
         shutil.rmtree(target) if target.is_dir() else target.unlink(missing_ok=True)
     for rel, text in package.config.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     (root / ".gitignore").write_text("node_modules\ncoverage\n")
     (root / ".aidlc-review.toml").write_text(f'test-command = "{package.test_command}"\n')

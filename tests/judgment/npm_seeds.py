@@ -82,6 +82,9 @@ SPEC = "src/__tests__/index.spec.ts"
 FE = "@fastify/error"
 JS = "index.js"
 FE_TEST = "test/index.test.js"
+WK = "wonka"
+SINKS = "src/sinks.ts"
+WK_TEST = "src/__tests__/sinks.test.ts"
 
 TS_DEDENT = (
     _seed(
@@ -368,4 +371,177 @@ FASTIFY_ERROR = (
     ),
 )
 
-SEEDS = TS_DEDENT + FASTIFY_ERROR
+# wonka's own config (npm.py): tsc strict with noUnusedLocals and noUnusedParameters but
+# noImplicitAny off; eslint 8 through package.json's "eslintConfig" (scripts/eslint-preset.js:
+# no eslint:recommended, typescript-eslint 5's "recommended" with no-explicit-any and
+# no-unused-vars off, no-console, prettier/prettier, tsdoc/syntax); prettier 2 through
+# package.json's "prettier"; vitest 1 with no coverage provider installed.
+WONKA = (
+    _seed(
+        WK,
+        "wk-github-token",
+        "hard-coded GitHub token",
+        Edit(SINKS, APPEND, f"export const GITHUB_TOKEN = '{GITHUB_TOKEN}';\n"),
+        "GITHUB_TOKEN",
+        "secret-scan (detect-secrets)",
+    ),
+    _seed(
+        WK,
+        "wk-unused-variable",
+        "unused variable",
+        Edit(
+            SINKS,
+            "  const values: T[] = [];\n",
+            "  const values: T[] = [];\n  const size = values.length;\n",
+        ),
+        "const size",
+        "tsc noUnusedLocals",  # its eslint preset turns no-unused-vars off
+    ),
+    _seed(
+        WK,
+        "wk-any-return",
+        "`any` leaking from the public function",
+        Edit(
+            SINKS,
+            "export function toArray<T>(source: Source<T>): T[] {",
+            "export function toArray<T>(source: Source<T>): any {",
+        ),
+        "Source<T>): any {",
+        "",  # its eslint preset turns no-explicit-any off (and noImplicitAny is off)
+    ),
+    _seed(
+        WK,
+        "wk-floating-promise",
+        "missing await (floating promise), new function",
+        Edit(
+            SINKS,
+            APPEND,
+            "export async function toPromiseLater<T>(source: Source<T>): Promise<T> {\n"
+            "  const later = toPromise(source);\n"
+            "  later.then(value => value);\n"
+            "  return toPromise(source);\n"
+            "}\n",
+        ),
+        "later.then(",
+        "",  # no-floating-promises needs typescript-eslint's type-checked configs
+    ),
+    _seed(
+        WK,
+        "wk-eqeq",
+        "`==` where `===` is meant",
+        Edit(
+            SINKS,
+            "    if (signal === SignalKind.End) {\n      ended = true;\n",
+            "    if (signal == SignalKind.End) {\n      ended = true;\n",
+        ),
+        "if (signal == SignalKind.End) {",
+        "",  # no eqeqeq in its eslint preset
+    ),
+    _seed(
+        WK,
+        "wk-empty-catch",
+        "empty `catch`",
+        Edit(
+            SINKS,
+            "  if (!ended) talkback(TalkbackKind.Close);\n  return values;\n",
+            "  try {\n    if (!ended) talkback(TalkbackKind.Close);\n  } catch {}\n"
+            "  return values;\n",
+        ),
+        "} catch {}",
+        "",  # its eslint preset extends no eslint:recommended, so no no-empty
+    ),
+    _seed(
+        WK,
+        "wk-eval",
+        "`eval`",
+        Edit(SINKS, "      values.push(signal[0]);", "      values.push(eval('signal[0]'));"),
+        "eval(",
+        "",  # no no-eval in its eslint preset
+    ),
+    _seed(
+        WK,
+        "wk-off-by-one",
+        "off-by-one (take ends one value late)",
+        Edit(
+            "src/operators.ts",
+            "        if (!ended && taken >= max) {",
+            "        if (!ended && taken > max) {",
+        ),
+        "taken > max",
+        "its vitest tests",
+    ),
+    _seed(
+        WK,
+        "wk-null-check",
+        "removed null check",
+        Edit(
+            "src/sources.ts",
+            "              if (iterator.return) await iterator.return();\n",
+            "              await iterator.return();\n",
+        ),
+        "              await iterator.return();",
+        "tsc strict (strictNullChecks)",
+    ),
+    _seed(
+        WK,
+        "wk-untested-branch",
+        "untested new branch",
+        Edit(
+            SINKS,
+            "      values.push(signal[0]);\n",
+            "      if (values.length >= 100000) {\n        values.shift();\n      }\n"
+            "      values.push(signal[0]);\n",
+        ),
+        "values.shift();",
+        "",  # vitest has no coverage provider among its dev dependencies
+    ),
+    _seed(
+        WK,
+        "wk-failing-test",
+        "failing test",
+        Edit(
+            WK_TEST,
+            "    expect(array).toEqual([0, 0, 0]);",
+            "    expect(array).toEqual([0, 0, 0, 0]);",
+        ),
+        "toEqual([0, 0, 0, 0])",
+        "its vitest tests",
+    ),
+    _seed(
+        WK,
+        "wk-console-log",
+        "`console.log` left in",
+        Edit(
+            SINKS,
+            "  if (!ended) talkback(TalkbackKind.Close);\n  return values;\n",
+            "  if (!ended) talkback(TalkbackKind.Close);\n  console.log(values);\n"
+            "  return values;\n",
+        ),
+        "  console.log(values);",
+        "eslint no-console (its eslintConfig)",
+    ),
+    _seed(
+        WK,
+        "wk-tsc-error",
+        "type error",
+        Edit(
+            SINKS,
+            "  if (!ended) talkback(TalkbackKind.Close);\n  return values;\n",
+            "  if (!ended) talkback('close');\n  return values;\n",
+        ),
+        "talkback('close')",
+        "tsc",
+    ),
+    Seed(
+        "wk-formatting",
+        WK,
+        "unformatted code",
+        (Edit("src/helpers.ts", "    tag: SignalKind.Start,\n", "    tag:   SignalKind.Start,\n"),),
+        "src/helpers.ts",
+        "tag:   SignalKind.Start,",
+        "prettier (package.json's prettier), eslint prettier/prettier",
+        blocks=False,
+    ),
+)
+
+SEEDS = TS_DEDENT + FASTIFY_ERROR + WONKA

@@ -1,8 +1,10 @@
 """The review's judgment on real packages from the npm registry, each reviewed with its own
 tools and configuration (tests/judgment/npm.py): ts-dedent 2.3.0, a TypeScript library
 (tsc with noImplicitAny, strictNullChecks and noUnusedLocals; eslint with eslint's and
-typescript-eslint's "recommended"; jest through ts-jest), and @fastify/error 4.3.0, plain
-JavaScript (eslint with neostandard; node's own test runner).
+typescript-eslint's "recommended"; jest through ts-jest), @fastify/error 4.3.0, plain
+JavaScript (eslint with neostandard; node's own test runner), and wonka 6.3.6, TypeScript
+(tsc strict; prettier 2 installed and configured in package.json; vitest 1 with no coverage
+provider; eslint 8 configured through package.json's "eslintConfig").
 
 Issue 34's "Must show", the fast and decisive part (the full corpus, with what each
 package's config does not enable, is bench/judgment/bench_npm.py): pristine code is READY;
@@ -26,7 +28,7 @@ from tests.review.workspace import files_holding
 
 BLOCKING = ("critical", "major")
 # Each a defect the package's own config sees, one review per seed (8 to 18 s for ts-dedent,
-# whose tsc and jest take most of it; 3 to 4 s for @fastify/error). The rest of the corpus, and
+# whose tsc and jest take most of it; 3 to 4 s for @fastify/error; 5 to 8 s for wonka). The rest of the corpus, and
 # what each package's config does not see, is in bench/judgment/README.md.
 ONE_FINDING = (
     "ded-any-return",
@@ -37,8 +39,15 @@ ONE_FINDING = (
     "fe-eval",
     "fe-null-check",
     "fe-untested-branch",
+    "wk-null-check",
 )
-NEVER_READY = ("ded-tsc-error", "ded-failing-test", "fe-failing-test")
+NEVER_READY = (
+    "ded-tsc-error",
+    "ded-failing-test",
+    "fe-failing-test",
+    "wk-tsc-error",
+    "wk-failing-test",
+)
 BY_ID = {s.id: s for s in SEEDS}
 SECRETS = (GITHUB_TOKEN, STRIPE_KEY)
 
@@ -153,6 +162,22 @@ def test_a_tsc_error_that_also_stops_ts_jest_is_one_finding(
     root, _, line = review_seeded(templates, tmp_path, seed)
     mine = new_findings(root, pristine[seed.package][3])
     assert [(f["path"], line in pypi.lines_of(f)) for f in mine] == [(seed.at, True)]
+
+
+def test_an_unformatted_line_is_one_minor_finding_of_the_projects_prettier(
+    templates: dict[str, Path], pristine: dict, tmp_path: Path
+) -> None:
+    """wonka installs prettier and configures it in package.json: the formatter check runs
+    it, and a line it would reformat in a file it found formatted is one minor finding on
+    that file, which holds nothing back (prettier's list of files names no line)."""
+    seed = BY_ID["wk-formatting"]
+    root, code, _ = review_seeded(templates, tmp_path, seed)
+
+    mine = new_findings(root, pristine[seed.package][3])
+    assert [(f["path"], f["checks"], f["severity"]) for f in mine] == [
+        (seed.at, ["formatter"], "minor")
+    ], _brief(mine)
+    assert (code, pypi.findings_of(root)["verdict"]) == (0, "READY")
 
 
 def _head(root: Path) -> str:
