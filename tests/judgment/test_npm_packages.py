@@ -28,8 +28,9 @@ from tests.review.workspace import files_holding
 
 BLOCKING = ("critical", "major")
 # Each a defect the package's own config sees, one review per seed (8 to 18 s for ts-dedent,
-# whose tsc and jest take most of it; 3 to 4 s for @fastify/error; 5 to 8 s for wonka). The rest of the corpus, and
-# what each package's config does not see, is in bench/judgment/README.md.
+# whose tsc and jest take most of it; 3 to 4 s for @fastify/error; 5 to 11 s for wonka). The
+# rest of the corpus, and what each package's config does not see, is in
+# bench/judgment/README.md.
 ONE_FINDING = (
     "ded-any-return",
     "ded-empty-catch",
