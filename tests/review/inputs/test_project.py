@@ -230,3 +230,23 @@ def test_a_run_whose_change_edits_its_own_table_parses_each_table_once_and_the_b
     assert (finding["rule"], finding["severity"]) == ("F401", "major")
     assert "[tool.aidlc-review] differs from the unit's base" in capsys.readouterr().err
     assert parses == {"<ws>/pyproject.toml": 1, f"pyproject.toml at {base[:12]}": 1}
+
+
+def test_the_projects_bin_dirs_are_the_ones_the_sensors_look_in(tmp_path: Path) -> None:
+    from aidlc_review.review.inputs.project import BIN_DIRS, bin_dirs
+    from aidlc_review.sensors import described
+
+    assert BIN_DIRS == described.BIN_DIRS
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    assert bin_dirs(tmp_path) == (tmp_path / ".venv" / "bin",)
+
+
+def test_the_projects_test_globs_are_the_test_runners_descriptors(tmp_path: Path) -> None:
+    from aidlc_review.review.source.tool_names import tool_names
+    from aidlc_review.sensors.descriptors import where_tests_are
+
+    tool_names.cache_clear()  # as a new process asks: the descriptors read, then remembered
+    first = Project.read(tmp_path, None).test_globs
+    tool_names.cache_clear()
+    assert first == Project.read(tmp_path, None).test_globs == where_tests_are()
+    assert first  # the shipped test runners say where tests are

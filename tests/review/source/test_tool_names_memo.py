@@ -60,6 +60,7 @@ def test_the_memo_answers_with_exactly_what_the_descriptors_say():
     assert again == first == read_descriptors()
     assert ".mypy_cache" in again.caches and "pyproject.toml" in again.configs
     assert again.defects and set(again.defects.values()) >= {"unused-name"}
+    assert again.tests and any("test" in glob for glob in again.tests)
 
 
 def test_a_process_that_finds_the_memo_parses_no_sensor_manifest():
@@ -109,3 +110,21 @@ def test_a_forged_memo_folding_a_secret_into_another_defect_is_a_miss():
     rule = next(iter(real))
     forge("0" * 64 + f':{{"caches": [], "configs": [], "defects": {{"{rule}": "style"}}}}')
     assert tool_names().defects == real
+
+
+def test_a_forged_memo_calling_the_source_the_projects_tests_is_a_miss():
+    forge("0" * 64 + ':{"caches": [], "configs": [], "defects": {}, "tests": ["src/**"]}')
+    names = tool_names()
+    assert names == read_descriptors()
+    assert "src/**" not in names.tests
+
+
+def test_a_sealed_entry_without_the_test_globs_is_a_miss():
+    key = memo_key()
+    assert key is not None
+    real = read_descriptors()
+    cache = ResultCache(default_cache_dir())
+    shape = {"caches": list(real.caches), "configs": list(real.configs), "defects": real.defects}
+    cache.put_many({key: shape})  # sealed here, but of the shape before the test globs
+    cache.close()
+    assert tool_names() == real and real.tests

@@ -32,9 +32,13 @@ from aidlc_review.review.inputs.workspace_settings import (
     in_force_at,
     read_settings,
 )
-from aidlc_review.sensors.descriptors import where_tests_are
+from aidlc_review.review.source.tool_names import tool_names
 from aidlc_review.sensors.globs import compile_glob
 
+# where the sensors look for a workspace's own tools, as ``sensors.described.BIN_DIRS`` says
+# (a test holds the two equal): named here so loading a unit's context for a gate does not
+# import the sensors' runners
+BIN_DIRS = ("node_modules/.bin", ".venv/bin")
 # what in the workspace's top folder says which languages the project is written in
 ECOSYSTEM_FILES = (
     ("go", ("go.mod",)),
@@ -51,8 +55,9 @@ class Project:
     ecosystems: tuple[str, ...]
     bin_dirs: tuple[Path, ...]  # the workspace's own, those that exist, before PATH
     own: OwnSettings  # what the workspace's settings file says (the change's own table)
-    # where its tests are: the test runners' descriptors' globs (``tests``), read once
-    test_globs: tuple[str, ...] = field(default_factory=where_tests_are)
+    # where its tests are: the test runners' descriptors' globs (``tests``), read once (from
+    # the sealed memo of the descriptors, ``review.source.tool_names``)
+    test_globs: tuple[str, ...] = field(default_factory=lambda: tool_names().tests)
     # the settings in force per base commit, read on first use (the base is known once the
     # unit's baseline is); a cache, not part of what the project is
     _at_base: dict[str, InForce] = field(
@@ -146,6 +151,4 @@ def workspace_files(workspace: Path) -> list[str]:
 
 def bin_dirs(workspace: Path) -> tuple[Path, ...]:
     """The workspace's own bin dirs that exist, in the order the sensors look in them."""
-    from aidlc_review.sensors.described import BIN_DIRS
-
     return tuple(workspace / d for d in BIN_DIRS if (workspace / d).is_dir())

@@ -3,7 +3,9 @@
 The workspace snapshot (``freeze.snapshot_source``) leaves out what the tools leave behind
 while checking (each descriptor's ``caches``) and always watches their config files at the
 root (each literal name in a descriptor's ``config``); the ledger groups a finding by the
-defect class its rule names (each descriptor's ``defects``, ``findings.defects``). Reading
+defect class its rule names (each descriptor's ``defects``, ``findings.defects``); the
+project knows its test files by the test runners' globs (``tests``, ``Project.test_globs``,
+read by every gate that loads the unit's context). Reading
 the descriptors parses and validates every shipped sensor manifest (ruamel.yaml, pydantic):
 about 0.1 s, the largest part of a gate that is otherwise answered from its proof memo or
 from the pass's kept sensor results. These facts depend only on the shipped manifests and
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MEMO_LABEL = "descriptor-names/2"
+MEMO_LABEL = "descriptor-names/3"
 # the modules whose code turns the manifests into the two lists (a change in a checkout
 # changes the key even where the version does not)
 _READERS = (
@@ -44,6 +46,7 @@ class ToolNames:
     caches: tuple[str, ...]  # what the tools leave in the workspace (globs: ``*`` allowed)
     configs: tuple[str, ...]  # literal config file names the tools read at the root
     defects: dict[str, str]  # a finding's rule -> the defect class its tool's descriptor names
+    tests: tuple[str, ...] = ()  # where the project's tests are (the test runners' globs)
 
 
 @functools.cache
@@ -60,6 +63,7 @@ def tool_names() -> ToolNames:
     if cache is not None and key is not None:
         try:
             value = {"caches": list(names.caches), "configs": list(names.configs)}
+            value["tests"] = list(names.tests)
             cache.put_many({key: {**value, "defects": names.defects}})
         except Exception:  # noqa: BLE001 (losing the memo only costs time)
             pass
@@ -68,9 +72,16 @@ def tool_names() -> ToolNames:
 
 def read_descriptors() -> ToolNames:
     """What the descriptors say (the slow way, every time)."""
-    from aidlc_review.sensors.descriptors import cache_names, defect_table, root_config_names
+    from aidlc_review.sensors.descriptors import (
+        cache_names,
+        defect_table,
+        root_config_names,
+        where_tests_are,
+    )
 
-    return ToolNames(tuple(cache_names()), tuple(root_config_names()), dict(defect_table()))
+    return ToolNames(
+        tuple(cache_names()), tuple(root_config_names()), dict(defect_table()), where_tests_are()
+    )
 
 
 def memo_key() -> str | None:
@@ -98,10 +109,10 @@ def _from_memo(cache: Any, key: str) -> ToolNames | None:
     if not isinstance(value, dict):
         return None
     caches, configs = _names(value.get("caches")), _names(value.get("configs"))
-    defects = _table(value.get("defects"))
-    if caches is None or configs is None or defects is None:
+    defects, tests = _table(value.get("defects")), _names(value.get("tests"))
+    if caches is None or configs is None or defects is None or tests is None:
         return None
-    return ToolNames(caches, configs, defects)
+    return ToolNames(caches, configs, defects, tests)
 
 
 def _names(value: object) -> tuple[str, ...] | None:
