@@ -1,6 +1,7 @@
 """Judgment benchmark, TypeScript/JavaScript corpus: real packages from the npm registry.
 
-Run by hand (not part of the test suite; about 12 minutes on the shared 2-core machine):
+Run by hand (not part of the test suite; about 12 minutes on the shared 2-core machine for
+ts-dedent and @fastify/error, about 7 more for wonka):
 
     .venv/bin/python bench/judgment/bench_npm.py [--packages NAME ...] [--seeds ID ...]
         [--json FILE]
