@@ -167,16 +167,14 @@ def test_the_cache_key_holds_every_override_with_the_path_globs_in_their_order()
 
 
 def _with_severities(tool: str, *extra: SeverityGroup) -> list[SensorManifest]:
-    """The shipped manifests, with ``extra`` groups on the linter's ``tool``."""
+    """The shipped manifests, with ``extra`` groups on the linter's first ``tool``."""
     manifests = list(shipped_manifests())
     for index, manifest in enumerate(manifests):
         if manifest.id == "linter" and manifest.runner is not None:
-            tools = [
-                spec.model_copy(update={"severities": [*spec.severities, *extra]})
-                if spec.tool == tool
-                else spec
-                for spec in manifest.runner.tools
-            ]
+            tools = list(manifest.runner.tools)
+            first = next(i for i, spec in enumerate(tools) if spec.tool == tool)
+            spec = tools[first]
+            tools[first] = spec.model_copy(update={"severities": [*spec.severities, *extra]})
             runner = manifest.runner.model_copy(update={"tools": tools})
             manifests[index] = manifest.model_copy(update={"runner": runner})
     return manifests
