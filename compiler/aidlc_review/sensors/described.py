@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
+from itertools import zip_longest
 from pathlib import Path, PurePosixPath
 
 from aidlc_review.harness.definitions.sensor import ToolSpec
@@ -25,7 +27,7 @@ from aidlc_review.sensors.context import (
     cached_version,
     nothing_to_check,
 )
-from aidlc_review.sensors.formats import BOTH_STREAMS, TEXT_FORMATS
+from aidlc_review.sensors.formats import BOTH_STREAMS, TEXT_FORMATS, Hit
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.own_tool import tool_env
 from aidlc_review.sensors.results import CheckFinding, CheckResult, judged, make_finding, skipped
@@ -195,6 +197,12 @@ def check_described(
         raise SensorError(f"{spec.tool} exited {run.returncode}: {said}")
     if run.returncode == 1 and not hits and spec.takes == "project" and run.stdout.strip():
         raise SensorError(f"{spec.tool} failed without a report: {last_line(run.stdout)}")
+    if run.returncode != 0 and not hits and run.stderr.strip():
+        # "found something" and nothing found, with a complaint: prettier that cannot load
+        # its configuration exits 1, as it does for files it would change
+        raise SensorError(f"{spec.tool} exited {run.returncode} without a report: "
+                          f"{last_line(run.stderr)}")  # fmt: skip
+    hits = at_first_change(ctx, tool, hits)
     wanted = set(files)
     overrides = Overrides.from_settings(ctx.settings.get("severity"))
     found: dict[str, list[CheckFinding]] = {}
@@ -219,6 +227,37 @@ def check_described(
     marks = Suppressions(ctx.workspace, ctx.settings, spec.suppressions)
     judged = [f for items in marks.judge(found).values() for f in items]
     return judged + _unjudgeable(ctx, tool, files, marks), outside
+
+
+LOCATED_AT_MOST = 20  # files a formatter lists that are located by formatting each again
+
+
+def at_first_change(ctx: SensorContext, tool: Tool, hits: list[Hit]) -> list[Hit]:
+    """A formatter's file-level hits, each at the first line it would change: its
+    descriptor's ``formatted`` argv prints the file as it would format it (one run per
+    listed file, for the first ``LOCATED_AT_MOST``); what it prints is compared, never kept."""
+    if not tool.spec.formatted:
+        return hits
+    located = []
+    for hit in hits:
+        if hit.line is None and len(located) < LOCATED_AT_MOST:
+            hit = replace(hit, line=_first_change(ctx, tool, _relative(ctx.workspace, hit.path)))
+        located.append(hit)
+    return located
+
+
+def _first_change(ctx: SensorContext, tool: Tool, path: str) -> int | None:
+    try:
+        source = (ctx.workspace / path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    argv = [str(tool.path), *tool.spec.formatted[1:], "--", path]
+    with tool_env(ctx, tool.spec) as env:
+        run = ctx.run(argv, env)
+    if run.returncode != 0:
+        return None  # the file-level finding stands
+    pairs = zip_longest(source, run.stdout.splitlines())
+    return next((n for n, (mine, its) in enumerate(pairs, 1) if mine != its), None)
 
 
 def _unjudgeable(

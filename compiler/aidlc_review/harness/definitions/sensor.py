@@ -154,6 +154,10 @@ class ToolSpec(Definition):
     # its rules' severities by exact code (``sensors.rule_severity``): a rule in no group is
     # ``minor`` (the runner's own tools) or the severity the tool reports (a described tool)
     severities: list[SeverityGroup] = []
+    # a formatter whose report names files only (``file-list``): the argv that prints a file
+    # (after ``--``) as the tool would format it, never writing it; its finding is then
+    # located at the first line that differs
+    formatted: list[str] = []
     # a lens that judges by the review's rules, not the project's: the configuration file the
     # plugin ships for it (``aidlc_review/sensors/configs/<name>``), which its argv names as
     # ``{own_config}``; no configuration file of the project is read
