@@ -181,3 +181,22 @@ def test_a_secret_scan_that_could_not_look_is_not_a_secret_finding() -> None:
         assert defect_class(rule, "secret-scan") is None
     assert is_secret("Stripe Access Key", "secret-scan")
     assert is_secret("S105", "security") and not is_secret("S608", "security")
+
+
+def test_failing_tests_on_one_file_whose_runner_names_no_line_are_one_finding() -> None:
+    """vitest names the helper's frame, not the spec's line: 24 such failures in one spec
+    were 24 findings; they are one, as the located failures of a spec are."""
+    spec = "src/__tests__/operators.test.ts"
+    failures = [
+        hit("coverage", "tests-failed", None, "major", f"test t{n} failed: boom", path=spec)
+        for n in range(24)
+    ]
+    elsewhere = hit("coverage", "tests-failed", None, "major", "test x failed", path="b.test.ts")
+
+    found = group_hits([*failures, elsewhere])
+
+    assert sorted((f.path, f.location) for f in found) == [("b.test.ts", None), (spec, None)]
+    [grouped] = [f for f in found if f.path == spec]
+    assert grouped.severity == "major" and grouped.grouped is not None
+    assert len(grouped.grouped.hit_prints) == 24
+    assert found[0] is elsewhere  # a single unlocated hit stands as the sensor said it

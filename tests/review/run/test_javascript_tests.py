@@ -80,6 +80,7 @@ def test_a_failing_jest_test_is_a_finding_at_its_line_and_the_unit_is_not_ready(
     )
     assert failed["finding"].startswith("test clamps high failed: ")
     assert "Expected: 4" in failed["finding"] and "Received: 5" in failed["finding"]
+    assert failed["recommendation"].startswith("Make the failing tests pass")  # not "add tests"
 
 
 def test_a_new_branch_no_jest_test_runs_is_reported_with_its_lines(project: Path) -> None:

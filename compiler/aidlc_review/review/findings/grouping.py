@@ -8,7 +8,8 @@ two sensors (ruff's ``S608`` from ``linter`` and from ``security``), and the rul
 ``review.findings.defects`` puts in one defect class (detect-secrets' detectors with ``S105``;
 ``F821`` with mypy's ``name-defined``). A test run broken by one change is one finding
 listing the failing tests, placed at the change when the diff shows one file changed.
-Hits without a line and outside a class stay one finding each, as the sensor said.
+Hits without a line and outside a class stay one finding each, as the sensor said, unless
+several of one rule stand on one file (failing tests whose runner names no line): one finding.
 
 The ID follows the (path, defect) key; the fingerprint (what a waiver binds to) is
 the set of distinct hits, line numbers left out: moving code or repeating a hit
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import replace
 
@@ -65,14 +67,25 @@ def group_hits(hits: Sequence[Observation], changed: Changed | None = None) -> l
     base), where a broken test run is placed."""
     groups: dict[str, list[Observation]] = {}
     rest: list[Observation] = []
+    unlocated = Counter(_unlocated_key(obs) for obs in hits)
     for obs in hits:
         classed = defect_class(obs.rule, obs.check) is not None
-        if obs.source == "sensor" and (obs.location or classed):
+        key = _unlocated_key(obs)
+        repeated = key is not None and unlocated[key] > 1
+        if obs.source == "sensor" and (obs.location or classed or repeated):
             groups.setdefault(group_key(obs.path, obs.rule, obs.check), []).append(obs)
         else:
             rest.append(obs)
     found = [_one(key, members, changed) for key, members in groups.items()]
     return [*rest, *_fold_into_causes(found, changed)]
+
+
+def _unlocated_key(obs: Observation) -> tuple[str, str | None, str | None] | None:
+    """What several unlocated hits of one rule on one file share (failing tests whose runner
+    names no line): one finding for them all, as their located kin are; None: not such a hit."""
+    if obs.source != "sensor" or obs.location or not obs.path:
+        return None
+    return (obs.path, obs.rule, obs.check)
 
 
 def _fold_into_causes(found: list[Observation], changed: Changed | None) -> list[Observation]:

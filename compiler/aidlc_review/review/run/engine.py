@@ -392,10 +392,12 @@ def _quoted_observation(quoted: Quoted) -> Observation:
 
 
 def _advice(result: CheckResult, finding: CheckFinding) -> str:
-    """A check that could not verify needs its cause fixed, not more tests or code."""
+    """A check that could not verify needs its cause fixed, not more tests or code; a failing
+    test (coverage.py's run, ``coverage/tests-failed``, or a described runner's, ``tests-failed``)
+    needs to pass, not more tests."""
     if (finding.rule or "").endswith("/unverified"):
         return UNVERIFIED_ADVICE
-    if (finding.rule or "").endswith("/tests-failed"):
+    if (finding.rule or "").endswith("/tests-failed") or finding.rule == "tests-failed":
         return (
             "Make the failing tests pass: fix the code they exercise, or the tests (the "
             "finding quotes the test runner)."
