@@ -7,7 +7,8 @@ Split in two halves so the host-driven verbs can stop between them: ``gather``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import cast
@@ -141,18 +142,39 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     drifted = drift(ctx.paths, baseline, frozen.claimed, in_pass=True, listing=listing)
     for _, reason in drifted:
         progress(reason)
-    # while the sensors' tools run, the report's renderer loads on a thread (the main
-    # thread only waits for the tools then): writing the report after them only renders
-    loading = threading.Thread(target=load_renderer, name="aidlc-report", daemon=True)
-    loading.start()
     # kept, sealed, for the first gate after this review (``review.record.sensor_replay``)
-    try:
+    with renderer_loading(progress) as said:
         results = run_and_keep(
-            ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress, listing
+            ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, said, listing
         )
-    finally:
-        loading.join()
     return Gathered(manifest, frozen, results, baseline, drifted)
+
+
+@contextmanager
+def renderer_loading(progress: Progress) -> Iterator[Progress]:
+    """While the sensors' tools run, the report's renderer loads on a thread (the main
+    thread only waits for the tools then), so writing the report after them only renders
+    it. It starts once the sensors say their first line (their runners imported, the first
+    tool starting): before that it would take the interpreter from the work that starts
+    the tools. Yields the progress to give the sensors."""
+    begun = threading.Event()
+
+    def load() -> None:
+        begun.wait()
+        load_renderer()
+
+    loading = threading.Thread(target=load, name="aidlc-report", daemon=True)
+    loading.start()
+
+    def said(line: str) -> None:
+        begun.set()
+        progress(line)
+
+    try:
+        yield said
+    finally:
+        begun.set()
+        loading.join()
 
 
 def builtin_answer(results: list[CheckResult]) -> ReviewerAnswer:
