@@ -41,6 +41,11 @@ ONE_FINDING = (
     "fe-null-check",
     "fe-untested-branch",
     "wk-null-check",
+    # what the package's config does not ask and the review's security lens does (the
+    # project's eslint with the review's own rules, bench/judgment/README.md)
+    "ded-eqeq",
+    "ded-eval",
+    "wk-eval",
 )
 NEVER_READY = (
     "ded-tsc-error",
@@ -165,19 +170,37 @@ def test_a_tsc_error_that_also_stops_ts_jest_is_one_finding(
     assert [(f["path"], line in pypi.lines_of(f)) for f in mine] == [(seed.at, True)]
 
 
-def test_an_unformatted_line_is_one_minor_finding_of_the_projects_prettier(
+def test_an_unformatted_line_is_one_finding_of_the_projects_prettier_and_its_eslint(
     templates: dict[str, Path], pristine: dict, tmp_path: Path
 ) -> None:
-    """wonka installs prettier and configures it in package.json: the formatter check runs
-    it, and a line it would reformat in a file it found formatted is one minor finding on
-    that file, which holds nothing back (prettier's list of files names no line)."""
+    """wonka installs prettier, configures it in package.json and runs it through eslint
+    too (eslint-plugin-prettier, an error): a line prettier would change is one finding at
+    that line naming both checks (prettier asked for the file as it would format it), and
+    it blocks, as the project's eslint says."""
     seed = BY_ID["wk-formatting"]
-    root, code, _ = review_seeded(templates, tmp_path, seed)
+    root, code, line = review_seeded(templates, tmp_path, seed)
 
     mine = new_findings(root, pristine[seed.package][3])
     assert [(f["path"], f["checks"], f["severity"]) for f in mine] == [
-        (seed.at, ["formatter"], "minor")
+        (seed.at, ["formatter", "linter"], "major")
     ], _brief(mine)
+    assert line in pypi.lines_of(mine[0]), _brief(mine)
+    assert (code, pypi.findings_of(root)["verdict"]) == (1, "NOT-READY")
+
+
+def test_an_empty_catch_the_packages_config_allows_is_found_by_the_lens_and_holds_nothing_back(
+    templates: dict[str, Path], pristine: dict, tmp_path: Path
+) -> None:
+    """neostandard sets no-empty's allowEmptyCatch; the security lens asks it: a minor
+    finding at the line, as ruff's S110 is, and the unit stays READY."""
+    seed = BY_ID["fe-empty-catch"]
+    root, code, line = review_seeded(templates, tmp_path, seed)
+
+    mine = new_findings(root, pristine[seed.package][3])
+    assert [(f["path"], f["checks"], f["severity"], f["rule"]) for f in mine] == [
+        (seed.at, ["security"], "minor", "eslint:no-empty")
+    ], _brief(mine)
+    assert line in pypi.lines_of(mine[0]), _brief(mine)
     assert (code, pypi.findings_of(root)["verdict"]) == (0, "READY")
 
 

@@ -200,3 +200,17 @@ def test_failing_tests_on_one_file_whose_runner_names_no_line_are_one_finding() 
     assert grouped.severity == "major" and grouped.grouped is not None
     assert len(grouped.grouped.hit_prints) == 24
     assert found[0] is elsewhere  # a single unlocated hit stands as the sensor said it
+
+
+def test_prettier_and_eslints_prettier_rule_on_one_file_are_one_formatting_finding() -> None:
+    """The project formats through eslint too (eslint-plugin-prettier): one defect."""
+    found = group_hits(
+        [
+            hit("formatter", "prettier", 28, "minor", path="src/helpers.ts"),
+            hit("linter", "eslint:prettier/prettier", 28, "major", path="src/helpers.ts"),
+        ]
+    )
+
+    [one] = found
+    assert (one.path, one.location, one.severity) == ("src/helpers.ts", "28", "major")
+    assert one.grouped is not None and one.grouped.checks == ("formatter", "linter")
