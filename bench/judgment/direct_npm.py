@@ -26,21 +26,32 @@ TSC_LINE = re.compile(
 )
 
 
+# the security lens's own eslint configuration (sensors/aidlc-security.md), run with the
+# project's eslint when a side-by-side figure must count the same work the review does
+CONFIGS = Path(__file__).resolve().parents[2] / "compiler/aidlc_review/sensors/configs"
+LENS = CONFIGS / "eslint-lens.config.mjs"
+
+
 def run_direct_npm(
-    root: Path, files: list[str], test_command: str, env: dict[str, str]
+    root: Path, files: list[str], test_command: str, env: dict[str, str], lens: bool = False
 ) -> tuple[list[Hit], dict[str, object]]:
-    """Every tool's hits on the copy at ``root``, and each tool's seconds."""
+    """Every tool's hits on the copy at ``root``, and each tool's seconds; ``lens``: also
+    eslint with the security lens's rules (the judgment corpus's floor leaves it out: it is
+    the review's, not the package's)."""
     seconds: dict[str, float] = {}
     hits: list[Hit] = []
+    tools = [
+        ("eslint", lambda: _eslint(root, files, env)),
+        ("tsc", lambda: _tsc(root, env)),
+        ("prettier", lambda: _prettier(root, files, env)),
+        ("tests", lambda: _tests(root, test_command, env, work)),
+        ("detect-secrets", lambda: _detect_secrets(root, files, env)),
+    ]
+    if lens:
+        tools.insert(1, ("eslint (security lens)", lambda: _eslint(root, files, env, LENS)))
     with tempfile.TemporaryDirectory(prefix="direct-npm-") as scratch:
         work = Path(scratch)
-        for name, tool in (
-            ("eslint", lambda: _eslint(root, files, env)),
-            ("tsc", lambda: _tsc(root, env)),
-            ("prettier", lambda: _prettier(root, files, env)),
-            ("tests", lambda: _tests(root, test_command, env, work)),
-            ("detect-secrets", lambda: _detect_secrets(root, files, env)),
-        ):
+        for name, tool in tools:
             start = time.perf_counter()
             hits.extend(tool())
             seconds[name] = round(time.perf_counter() - start, 2)
@@ -56,11 +67,20 @@ def _bin(root: Path, name: str) -> str | None:
     return str(path) if path.exists() else None
 
 
-def _eslint(root: Path, files: list[str], env: dict[str, str]) -> list[Hit]:
+def _eslint(
+    root: Path, files: list[str], env: dict[str, str], config: Path | None = None
+) -> list[Hit]:
     eslint = _bin(root, "eslint")
     if eslint is None:
         return []
-    out = _run([eslint, "--format", "json", "--", *files], root, env)
+    mine = ["--config", str(config)] if config else []
+    scripts = [f for f in files if f.rsplit(".", 1)[-1] in ("js", "mjs", "cjs", "jsx", "ts",
+                                                             "tsx", "mts", "cts")]  # fmt: skip
+    if config and not scripts:
+        return []
+    lens_env = {**env, "ESLINT_USE_FLAT_CONFIG": "true"} if config else env
+    out = _run([eslint, *mine, "--format", "json", "--", *(scripts if config else files)], root,
+               lens_env)  # fmt: skip
     return [
         Hit("eslint", _rel(root, r["filePath"]), m.get("line"), m.get("ruleId") or "", m["message"])
         for r in json.loads(out.stdout or "[]")
