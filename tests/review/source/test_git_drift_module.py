@@ -249,8 +249,8 @@ def test_within_one_look_a_commit_named_by_its_id_is_asked_of_git_once(
         answers = [(resolve_base(root, first), show_at(root, first, "app.py")) for _ in range(3)]
         assert changes_since(root, first) == changes_since(root, first) == {}
     assert answers == [(first, "x = 1\n")] * 3
-    # rev-parse, show and ls-tree once each; the tree is listed at each look (2 x 2)
-    assert len(asked) == 3 + 4
+    # rev-parse, show and ls-tree once each; the tree is listed at each look (one ls-files)
+    assert len(asked) == 3 + 2
 
 
 def test_head_and_a_branch_are_asked_every_time_even_within_one_look(tmp_path: Path) -> None:
@@ -287,3 +287,18 @@ def test_listed_once_lists_the_tree_once_until_it_is_told_to_look_again(tmp_path
     write(root / "last.py", "w = 1\n")
     outside = list_files(root)
     assert outside is not None and "last.py" in outside.untracked
+
+
+def test_one_listing_tells_tracked_from_untracked_files(tmp_path: Path) -> None:
+    root, _ = repo(tmp_path, {"app.py": "x = 1\n", "kept.log": "tracked, then ignored\n"})
+    write(root / ".gitignore", "*.log\n")
+    write(root / "new file.py", "y = 1\n")  # a space in the name
+    write(root / "skipped.log", "ignored\n")
+    git(root, "update-index", "--skip-worktree", "app.py")  # tagged S, still tracked
+    nested = root / "vendor" / "lib"
+    write(nested / "mod.py", "z = 1\n")
+    git(nested, "init", "-q")  # an untracked nested repository: listed file by file
+    listing = list_files(root)
+    assert listing is not None
+    assert listing.tracked == {"app.py", "kept.log"}
+    assert listing.untracked == {".gitignore", "new file.py", "vendor/lib/mod.py"}

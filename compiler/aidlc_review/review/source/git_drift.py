@@ -181,14 +181,23 @@ def list_files(workspace: Path) -> Listing | None:
 
 
 def _listed(workspace: Path) -> Listing | None:
-    cached = _git(workspace, "ls-files", "-z", "--cached")
-    others = _git(workspace, "ls-files", "-z", "--others", *_TREE_IGNORES)
-    if cached is None or others is None:
+    """One ``ls-files`` for both halves: ``-t`` tags each entry, ``?`` for an untracked
+    file (the tree's ignore files apply to those only), a letter for one in the index
+    (``H``, ``S`` skip-worktree, ``M`` unmerged...)."""
+    listed = _git(workspace, "ls-files", "-z", "-t", "--cached", "--others", *_TREE_IGNORES)
+    if listed is None:
         return None
+    tracked: set[str] = set()
     untracked: set[str] = set()
-    for path in _split(others):
-        untracked.update(_files_under(workspace, path) if path.endswith("/") else [path])
-    return Listing(frozenset(_split(cached)), frozenset(untracked))
+    for entry in _split(listed):
+        tag, path = entry[:2], entry[2:]
+        if tag == "? ":
+            untracked.update(_files_under(workspace, path) if path.endswith("/") else [path])
+        elif len(tag) == 2 and tag[1] == " " and path:
+            tracked.add(path)
+        else:
+            return None  # not what this git lists with -t: no listing rather than a wrong one
+    return Listing(frozenset(tracked), frozenset(untracked))
 
 
 def changes_since(
