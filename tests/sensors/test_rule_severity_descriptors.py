@@ -31,7 +31,6 @@ from aidlc_review.sensors.rule_severity import (
     groups_of,
     is_default_test_file,
     table,
-    table_key,
 )
 
 ROOT = Path(__file__).resolve().parents[2]

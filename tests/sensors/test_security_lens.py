@@ -50,7 +50,9 @@ def _workspace(root: Path, files: dict[str, str], modules: Path) -> Path:
 def test_eval_eqeq_an_empty_catch_and_console_are_found_whatever_the_projects_eslint_enables(
     tmp_path: Path, node_modules: Path
 ) -> None:
-    ws = _workspace(tmp_path / "ws", {"eslint.config.js": LENIENT, "src/a.ts": SOURCE}, node_modules)
+    ws = _workspace(
+        tmp_path / "ws", {"eslint.config.js": LENIENT, "src/a.ts": SOURCE}, node_modules
+    )
 
     assert run_one(ws, ["src/a.ts"], "linter").findings == ()  # its own config sees none
     result = run_one(ws, ["src/a.ts"], "security")
@@ -102,7 +104,9 @@ def test_a_project_config_the_change_adds_does_not_switch_the_lens_off(
     tmp_path: Path, node_modules: Path
 ) -> None:
     ws = _workspace(tmp_path / "ws", {"src/a.ts": "export const x = 1;\n"}, node_modules)
-    (ws / "eslint.config.js").write_text(LENIENT.replace("rules: {", "rules: { 'no-console': 'off',"))
+    (ws / "eslint.config.js").write_text(
+        LENIENT.replace("rules: {", "rules: { 'no-console': 'off',")
+    )
     (ws / "src/a.ts").write_text("export const x = (a: number): unknown => eval(String(a));\n")
 
     result = run_one(ws, ["src/a.ts"], "security")

@@ -238,7 +238,7 @@ def at_first_change(ctx: SensorContext, tool: Tool, hits: list[Hit]) -> list[Hit
     listed file, for the first ``LOCATED_AT_MOST``); what it prints is compared, never kept."""
     if not tool.spec.formatted:
         return hits
-    located = []
+    located: list[Hit] = []
     for hit in hits:
         if hit.line is None and len(located) < LOCATED_AT_MOST:
             hit = replace(hit, line=_first_change(ctx, tool, _relative(ctx.workspace, hit.path)))

@@ -9,6 +9,7 @@ from aidlc_review.review.findings.defects import (
     SECRET,
     SWALLOWED_EXCEPTION,
     UNDEFINED_NAME,
+    UNFORMATTED,
     UNIT_WIDE,
     UNTESTED_LINES,
     UNUSED_NAME,
@@ -82,7 +83,7 @@ def test_is_secret_is_the_secret_class_only() -> None:
 
 
 def test_every_defect_class_a_tool_descriptor_names_is_one_this_module_knows() -> None:
-    known = {SECRET, UNDEFINED_NAME, UNUSED_NAME, SWALLOWED_EXCEPTION, UNTESTED_LINES}
+    known = {SECRET, UNDEFINED_NAME, UNUSED_NAME, SWALLOWED_EXCEPTION, UNTESTED_LINES, UNFORMATTED}
     named = {
         (sensor, spec.tool, code): defect
         for sensor, spec in shipped_tools()

@@ -23,6 +23,7 @@ UNUSED_NAME: Final = "unused-name"
 SWALLOWED_EXCEPTION: Final = "swallowed-exception"
 UNTESTED_LINES: Final = "untested-lines"
 BROKEN_TEST_RUN: Final = "broken-test-run"
+UNFORMATTED: Final = "unformatted"  # a formatter's finding and a linter's formatting rule
 
 # the sensors' own rules (not a tool's) -> defect class; each tool's rules are in its
 # descriptor (``defects`` in the sensor manifests, ``sensors.descriptors``)
