@@ -16,6 +16,7 @@ Three units, each copied fresh for every timed run (copying is not timed):
 Per run:
 
 - **direct**: the tools a developer runs, one after another, as bench/judgment/direct_npm.py
+  (with eslint run a second time with the security lens's configuration, as the review does)
   runs them: eslint, tsc (where there is a tsconfig), prettier (where installed), the test
   command with coverage, detect-secrets;
 - **review cold**: ``aidlc-review review run --unit U`` (built-in reviewer) with empty cache
@@ -162,7 +163,9 @@ def _measure(
         copy = _copy(template, work / "runs" / f"{name}-direct-{n}".replace("/", "-"))
         env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
         start = time.perf_counter()
-        _, figures = run_direct_npm(copy, list(package.claims), package.test_command, env)
+        # the same work the review does: the security lens's eslint run too
+        claims, command = list(package.claims), package.test_command
+        _, figures = run_direct_npm(copy, claims, command, env, lens=True)
         times["direct"].append(time.perf_counter() - start)
         tools.append(figures["seconds"])
         for kind in ("cold", "primed"):
