@@ -16,9 +16,9 @@ Three units, each copied fresh for every timed run (copying is not timed):
 Per run:
 
 - **direct**: the tools a developer runs, one after another, as bench/judgment/direct_npm.py
-  (with eslint run a second time with the security lens's configuration, as the review does)
   runs them: eslint, tsc (where there is a tsconfig), prettier (where installed), the test
-  command with coverage, detect-secrets;
+  command with coverage, detect-secrets; and eslint a second time with the security lens's
+  configuration, as the review does;
 - **review cold**: ``aidlc-review review run --unit U`` (built-in reviewer) with empty cache
   and state homes;
 - **review primed**: the same with a cache home that reviewed another unit once.
