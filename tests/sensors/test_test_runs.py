@@ -107,7 +107,7 @@ def test_the_branch_tested_has_no_coverage_finding(
 @pytest.mark.parametrize(
     ("runner", "line", "named"),
     [
-        ("jest", 11, "clamps high"),  # jest: the line of the failing test( call
+        ("jest", 12, "clamps high"),  # jest: the failing assertion (its first stack frame there)
         ("vitest", 13, "tests/clamp.test.js > clamps high"),  # vitest's JUnit: the assertion
         ("node", 14, "clamps high"),  # node's JUnit names no file: the first stack frame
     ],

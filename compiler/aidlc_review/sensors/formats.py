@@ -131,8 +131,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def jest_json(report: Path) -> list[Hit]:
     """jest's ``--json`` report (vitest's ``json`` reporter writes the same shape): a hit per
-    failed test at its file and, with ``--testLocationInResults``, the line of its ``test(``,
-    named by its describe blocks and title; a test file that failed to run is a hit at it."""
+    failed test at its file, at the failing assertion's line (its first stack frame in that
+    file) or else, with ``--testLocationInResults``, the line of its ``test(``, named by its
+    describe blocks and title; a test file that failed to run is a hit at it."""
     try:
         suites = json.loads(report.read_text(encoding="utf-8"))["testResults"]
         if not isinstance(suites, list):
@@ -147,12 +148,26 @@ def jest_json(report: Path) -> list[Hit]:
         for case in failed:
             line = (case.get("location") or {}).get("line")
             name = " > ".join([*case.get("ancestorTitles", []), str(case.get("title", ""))])
-            said = _not_stack((case.get("failureMessages") or ["failed"])[0])
-            hits.append(Hit(path, line if isinstance(line, int) else None, name, said, "error"))
+            failure = str((case.get("failureMessages") or ["failed"])[0])
+            line = _frame_in(path, failure) or (line if isinstance(line, int) else None)
+            hits.append(Hit(path, line, name, _not_stack(failure), "error"))
         if not failed and isinstance(suite, dict) and suite.get("status") == "failed":
             said = _not_stack(suite.get("message") or "the test file failed to run")
             hits.append(Hit(path, None, "(test file)", said, "error"))
     return hits
+
+
+_STACK_FRAME = re.compile(r"^\s*at (?:.*?\()?(?P<path>[^()\s]+?):(?P<line>\d+):\d+\)?\s*$")
+
+
+def _frame_in(path: str, failure: str) -> int | None:
+    """The line of the failure's first stack frame in the test file itself (the failing
+    assertion, or the helper there that failed), else None."""
+    for text in _ANSI.sub("", failure).splitlines():
+        frame = _STACK_FRAME.match(text)
+        if frame and path and frame["path"].removeprefix("file://") == path:
+            return int(frame["line"])
+    return None
 
 
 def _not_stack(text: str) -> str:

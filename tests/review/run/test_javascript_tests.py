@@ -65,9 +65,10 @@ def line_of(finding: dict[str, Any]) -> int | None:
     return finding["locations"][0]["line"] if finding["locations"] else None
 
 
-def test_a_failing_jest_test_is_a_finding_at_its_line_and_the_unit_is_not_ready(
+def test_a_failing_jest_test_is_a_finding_at_its_failing_assertion_and_the_unit_is_not_ready(
     project: Path,
 ) -> None:
+    """At the line of the ``expect`` that failed (12), not of its ``test(`` (11)."""
     write(project / "tests/clamp.test.js", TESTS + HIGH.replace("toBe(5)", "toBe(4)"))
 
     assert review(project) == 1
@@ -75,7 +76,7 @@ def test_a_failing_jest_test_is_a_finding_at_its_line_and_the_unit_is_not_ready(
     [failed] = coverage_findings(project)
     assert (failed["path"], line_of(failed), failed["rule"]) == (
         "tests/clamp.test.js",
-        11,
+        12,
         "tests-failed",
     )
     assert failed["finding"].startswith("test clamps high failed: ")
