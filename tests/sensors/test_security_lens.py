@@ -135,3 +135,33 @@ def test_typescript_files_without_a_typescript_parser_are_said_unjudged_never_pa
 
     assert {f.path for f in result.findings} == {"lib/b.cjs"}  # JavaScript is still judged
     assert result.details["untaken"] == ["src/a.ts"]
+
+
+TSCONFIG = (
+    '{"compilerOptions": {"strict": true, "target": "ES2022", "module": "ESNext"},\n'
+    ' "include": ["src"]}\n'
+)
+ASYNC = (
+    "export async function save(): Promise<number> {\n"
+    "  return 1;\n"
+    "}\n"
+    "export function submit(): void {\n"
+    "  save();\n"  # 5: a promise nothing awaits
+    "}\n"
+)
+
+
+def test_a_promise_nothing_awaits_is_found_in_a_file_the_projects_tsconfig_compiles(
+    tmp_path: Path, node_modules: Path
+) -> None:
+    """Type-aware, so only where the tsconfig's program holds the file; one outside it
+    (scripts/) is still judged by the rest of the lens, and never fails to parse."""
+    files = {"tsconfig.json": TSCONFIG, "src/a.ts": ASYNC, "scripts/b.ts": ASYNC + "eval('1');\n"}
+    ws = _workspace(tmp_path / "ws", files, node_modules)
+
+    result = run_one(ws, ["scripts/b.ts", "src/a.ts"], "security")
+
+    assert located(result) == [
+        ("scripts/b.ts", 7, "eslint:no-eval", "major"),
+        ("src/a.ts", 5, "eslint:@typescript-eslint/no-floating-promises", "minor"),
+    ]

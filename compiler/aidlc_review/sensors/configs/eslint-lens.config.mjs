@@ -5,9 +5,10 @@
 // typescript-eslint's plugin are used, resolved from the workspace (the review's working
 // directory), never installed.
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 
-const fromWorkspace = createRequire(join(process.cwd(), "package.json"));
+const cwd = process.cwd();
+const fromWorkspace = createRequire(join(cwd, "package.json"));
 
 function installed(name) {
   try {
@@ -46,6 +47,26 @@ const plugin = parser ? typescriptPlugin() : null;
 const globals = { setTimeout: "readonly", setInterval: "readonly", execScript: "readonly",
   window: "readonly", globalThis: "readonly" };
 
+// A promise nothing awaits needs type information: the project's installed typescript and
+// its tsconfig.json at the workspace's root. Only the files that tsconfig's program holds get
+// it (any other would fail to parse with it); a name a glob would read otherwise is left out.
+function typedFiles() {
+  const ts = plugin ? installed("typescript") : null;
+  const project = ts?.findConfigFile(cwd, ts.sys.fileExists, "tsconfig.json");
+  if (!project || relative(cwd, project) !== "tsconfig.json") {
+    return { project: null, files: [] };
+  }
+  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} };
+  const parsed = ts.getParsedCommandLineOfConfigFile(project, {}, host);
+  const files = (parsed?.fileNames ?? [])
+    .map((name) => relative(cwd, name).split(sep).join("/"))
+    .filter((name) => /\.(ts|tsx|mts|cts)$/.test(name))
+    .filter((name) => !name.startsWith("../") && !/[*?[\]{}()!]/.test(name));
+  return { project, files };
+}
+
+const typed = parser ? typedFiles() : { project: null, files: [] };
+
 export default [
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs", "**/*.jsx"],
@@ -66,6 +87,17 @@ export default [
             // through it
             ...(plugin ? { "@typescript-eslint/no-explicit-any": "warn" } : {}),
           },
+        },
+      ]
+    : []),
+  // `warn` (minor): a fire-and-forget `.then(...)` is often deliberate, and pristine code
+  // holds them
+  ...(typed.files.length
+    ? [
+        {
+          files: typed.files,
+          languageOptions: { parserOptions: { project: typed.project, tsconfigRootDir: cwd } },
+          rules: { "@typescript-eslint/no-floating-promises": "warn" },
         },
       ]
     : []),
