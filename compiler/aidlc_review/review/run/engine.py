@@ -419,7 +419,7 @@ def _advice(result: CheckResult, finding: CheckFinding) -> str:
     needs to pass, not more tests."""
     if (finding.rule or "").endswith("/unverified"):
         return UNVERIFIED_ADVICE
-    if (finding.rule or "").endswith("/tests-failed") or finding.rule == "tests-failed":
+    if (finding.rule or "").rpartition("/")[2] == "tests-failed":
         return (
             "Make the failing tests pass: fix the code they exercise, or the tests (the "
             "finding quotes the test runner)."
