@@ -23,6 +23,24 @@ def test_run_tool_beats_while_the_tool_runs_and_loses_no_output(tmp_path, monkey
     assert len(beats) >= 2 and beats == sorted(beats)
 
 
+def test_a_tool_is_announced_once_it_runs_and_the_next_start_is_told_once(tmp_path):
+    """The announcement is said once the tool has started (its redaction, which may load
+    detect-secrets, never delays the start); whoever waits for the next tool to start is
+    told once, before the announcement, and a callback forgotten is never called."""
+    said: list[str] = []
+    tools.on_next_start(lambda: said.append("told"))
+    forgotten = tools.on_next_start(lambda: said.append("never"))
+    forgotten()
+
+    run = tools.run_tool(
+        [sys.executable, "-c", "print('ran')"], tmp_path, 30, started=lambda: said.append("said")
+    )
+    tools.run_tool([sys.executable, "-c", ""], tmp_path, 30)
+
+    assert run.returncode == 0 and run.stdout == "ran\n"
+    assert said == ["told", "said"]
+
+
 def test_a_slow_test_run_is_announced_and_beats(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(tools, "HEARTBEAT_SECONDS", 1.0)
     root = _project(tmp_path / "pkg")

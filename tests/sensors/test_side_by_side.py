@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.sensors import api
+from aidlc_review.sensors import api, tools
 from aidlc_review.sensors.registry import RUNS_PROJECT_CODE
 from tests.sensors.support import (
     FORMATTED,
@@ -57,6 +57,54 @@ def test_two_static_sensors_run_at_once_and_the_projects_tests_run_alone_after()
     runs = api._run_all(manifests, run_one)
     assert [name for name, _, _ in runs] == ["formatter", "coverage", "linter", "type-check"]
     assert seen_beside_coverage == [set()]
+
+
+def test_the_first_static_sensor_starts_its_tool_before_the_others_begin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The others' Python work (a secret scan loading its plugins) must not slow the start
+    of the longest tool; once it runs, they run beside it."""
+    monkeypatch.setattr(api, "FIRST_TOOL_WAIT", WAIT)  # a loaded machine starts tools slowly
+    manifests = [project_manifest(n) for n in ("type-check", "formatter", "linter")]
+    order: list[str] = []
+    both = threading.Barrier(2, timeout=WAIT)  # the first's tool and another sensor at once
+    forget = tools.on_next_start(lambda: order.append("the first's tool started"))
+
+    def run_one(manifest):  # noqa: ANN001, ANN202
+        order.append(f"{manifest.id} begins")
+        if manifest.id == "type-check":
+            tools.run_tool([sys.executable, "-c", ""], tmp_path, WAIT, started=both.wait)
+        elif manifest.id == "formatter":
+            both.wait()
+        return manifest.id, None, False
+
+    try:
+        api._run_all(manifests, run_one)
+    finally:
+        forget()
+    assert order[:3] == ["type-check begins", "the first's tool started", "formatter begins"]
+
+
+def test_a_first_sensor_that_starts_no_tool_lets_the_others_begin_as_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(api, "FIRST_TOOL_WAIT", WAIT)
+    manifests = [project_manifest(n) for n in ("findings-schema", "formatter")]
+    order: list[str] = []
+
+    def run_one(manifest):  # noqa: ANN001, ANN202
+        order.append(f"{manifest.id} begins")
+        time.sleep(0.05 if manifest.id == "findings-schema" else 0)
+        order.append(f"{manifest.id} ends")
+        return manifest.id, None, False
+
+    api._run_all(manifests, run_one)
+    assert order == [
+        "findings-schema begins",
+        "findings-schema ends",
+        "formatter begins",
+        "formatter ends",
+    ]
 
 
 def test_a_sensor_that_raises_raises_from_the_pool_too() -> None:

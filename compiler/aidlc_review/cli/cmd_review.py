@@ -265,6 +265,16 @@ def _outcome_json(outcome: Any) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from aidlc_review.sensors.redact import load_plugins_early, stop_loading_early
+
+    load_plugins_early()  # the claimed names are checked for secrets before any tool starts
+    try:
+        return _run_loaded(args)
+    finally:
+        stop_loading_early()
+
+
+def _run_loaded(args: argparse.Namespace) -> int:
     from aidlc_review.review.run.api import run_review
 
     check_output_file(args.sarif, "--sarif")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import threading
 import time
@@ -16,6 +17,7 @@ from aidlc_review.sensors import tool_cache
 from aidlc_review.sensors.base_text import base_commit
 from aidlc_review.sensors.cache import ResultCache, default_cache_dir, digest
 from aidlc_review.sensors.context import NothingChecked, SensorContext, SensorError, ToolMissing
+from aidlc_review.sensors.deadline import no_fork
 from aidlc_review.sensors.eviction import touch
 from aidlc_review.sensors.globs import filter_matching
 from aidlc_review.sensors.judging_tree import judging_tree
@@ -23,10 +25,11 @@ from aidlc_review.sensors.redact import REDACTED
 from aidlc_review.sensors.registry import RUNS_PROJECT_CODE, Runner, resolve_runner
 from aidlc_review.sensors.results import CheckFinding, CheckResult, errored, skipped
 from aidlc_review.sensors.tool_config import config_changes
-from aidlc_review.sensors.tools import release_threads, stop_threads
+from aidlc_review.sensors.tools import on_next_start, release_threads, stop_threads
 from aidlc_review.sensors.untaken import untaken
 
 SIDE_BY_SIDE = 2  # static sensors at once (the tools' processes do the work)
+FIRST_TOOL_WAIT = 0.5  # seconds the others wait, at most, for the first sensor's tool to start
 
 
 def run_sensors(
@@ -94,8 +97,12 @@ def _run_all(
     """Every sensor's run, in manifest order. The static tools (formatter, linters,
     secret scan, type checker) run ``SIDE_BY_SIDE`` at a time: they only read the claimed
     source, each in its own scratch folder, and most of their time is a tool's process, so
-    the type checker's seconds overlap the others'. Then the sensors that run the project's
-    code, one at a time with the machine to themselves (``registry.RUNS_PROJECT_CODE``)."""
+    the type checker's seconds overlap the others'. The first (the type checker, started
+    first: ``record.sensor_replay.whole_program_first``) starts its tool before the others
+    begin (or ends, or ``FIRST_TOOL_WAIT`` passes), so their Python work does not slow the
+    start of the longest tool. Then the sensors that run the
+    project's code, one at a time with the machine to themselves
+    (``registry.RUNS_PROJECT_CODE``)."""
 
     def project_code(manifest: SensorManifest) -> bool:
         return manifest.runner is not None and manifest.runner.name in RUNS_PROJECT_CODE
@@ -105,22 +112,43 @@ def _run_all(
         if manifest.runner is not None:
             resolve_runner(manifest.runner.name)
     workers: set[int] = set()
+    first_started = threading.Event()  # the first sensor's tool runs, or that sensor ended
 
     def on_a_worker(manifest: SensorManifest) -> Run:
         workers.add(threading.get_ident())
-        return run_one(manifest)
+        if manifest is not static[0]:
+            first_started.wait(FIRST_TOOL_WAIT)
+            return run_one(manifest)
+        try:
+            return run_one(manifest)
+        finally:
+            first_started.set()
 
+    forget = on_next_start(first_started.set)
     pool = ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="aidlc-sensor")
     try:
         side_by_side = iter(list(pool.map(on_a_worker, static)))
     except BaseException:  # Ctrl-C, or a sensor that raised: the other tools stop too
+        first_started.set()
         pool.shutdown(wait=False, cancel_futures=True)
         stop_threads(frozenset(workers))  # a copy: a worker may still be adding itself
         raise
     finally:
+        forget()
         pool.shutdown(wait=True)
         release_threads(frozenset(workers))
     return [run_one(m) if project_code(m) else next(side_by_side) for m in manifests]
+
+
+def load_runners(manifests: list[SensorManifest]) -> None:
+    """Import the manifests' runners now, where no fork can copy them half-imported
+    (``deadline.no_fork``): a pass imports the runners of the project's tests on a thread
+    while the static tools run, so its tests start as soon as those end. A runner that
+    cannot load is left to its sensor, which says why."""
+    for manifest in manifests:
+        if manifest.runner is not None:
+            with no_fork(), contextlib.suppress(Exception):
+                resolve_runner(manifest.runner.name)
 
 
 @dataclass(frozen=True)

@@ -123,21 +123,28 @@ class SensorContext:
         self, argv: list[str], env: dict[str, str] | None = None, announce: str | None = None
     ) -> ToolRun:
         """Run a tool for this check. ``announce`` (how the run is shown, e.g. the project's
-        test command): say it, redacted, and the timeout first, for runs that can be long;
+        test command): say it, redacted, and the timeout as it starts, for runs that can be long;
         any run says it is still going every ``HEARTBEAT_SECONDS``."""
         from aidlc_review.sensors.redact import scrub  # detect-secrets: only when shown
 
         def shown() -> str:
             return scrub(announce or shown_command(*_split_files(argv)))[0]
 
-        if announce:
+        def started() -> None:  # said once the tool runs: no redaction delays its start
             self.progress(f"{self.name}: running {shown()} (timeout {self.timeout:g}s)")
 
         def beat(seconds: float) -> None:
             said = f"still running {shown()} ({seconds:.0f}s of {self.timeout:g}s)"
             self.progress(f"{self.name}: {said}")
 
-        run = run_tool(argv, self.workspace, self.timeout, env, heartbeat=beat)
+        run = run_tool(
+            argv,
+            self.workspace,
+            self.timeout,
+            env,
+            heartbeat=beat,
+            started=started if announce else None,
+        )
         if run.timed_out:
             raise TimedOut(f"{Path(argv[0]).name} timed out after {self.timeout:g}s")
         if run.flooded:

@@ -9,6 +9,11 @@ and no start-up. It runs in its own process group and writes one JSON line per f
 item. When the time is up the whole group is killed, a pool the child started with it,
 and the caller learns which items were finished; the rest were not checked.
 
+A process about to need what is slow to load (detect-secrets' plugins, before a review's
+first tool starts) can fork a child early, while it still runs one thread
+(``fork_early``): the child loads it on the other core while the process imports the rest,
+then takes the items of one ``run`` through a pipe and answers as above.
+
 Forks are taken one at a time (``_FORKING``): the Bolt pipeline reviews units on threads,
 and a library's fork guard (filelock's, when a host process imports it) refuses an
 ``os.fork`` while another thread is inside one. The same lock keeps a fork from landing in
@@ -80,6 +85,113 @@ def run_limited(
     if failure is not None and not timed_out:
         raise WorkerFailed(failure)
     return Finished(results, timed_out)
+
+
+def fork_early(prepare: Callable[[], object], work: Work) -> EarlyChild | None:
+    """A child forked now that runs ``prepare`` (imports and loads what ``work`` needs) on
+    another core while this process goes on, then waits for the items of one ``run``.
+    Only while this process runs a single thread: no lock or import of another thread can
+    be caught half-held in the child. None when another thread runs or the fork fails."""
+    if threading.active_count() != 1:
+        return None
+    requests, to_child = os.pipe()
+    results, from_child = os.pipe()
+    pipes = (requests, to_child, results, from_child)
+    try:  # a pipe on 0, 1 or 2 (started with one closed) would be lost to /dev/null
+        pid = os.fork() if min(pipes) > 2 else -1
+    except OSError:
+        pid = -1
+    if pid < 0:
+        for fd in pipes:
+            os.close(fd)
+        return None
+    if pid == 0:  # pragma: no cover - the child; coverage.py does not follow a fork
+        _early_child(prepare, work, requests, from_child)
+    os.close(requests)
+    os.close(from_child)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)
+    return EarlyChild(pid, to_child, results)
+
+
+@dataclass
+class EarlyChild:
+    """``fork_early``'s child: ``run`` once (then it is gone), or ``close`` unused."""
+
+    pid: int
+    to_child: int
+    from_child: int
+    done: bool = False
+
+    def run(self, items: Sequence[Any], seconds: float, per_item: bool = False) -> Finished:
+        """The items' results as ``run_limited`` gives them; ``seconds`` also bounds the wait
+        for the child to finish preparing and take the items."""
+        if self.done:
+            raise WorkerFailed("the early worker was used already")
+        payload = json.dumps(list(items)).encode()
+        try:  # its length first: a fork of this process may hold the pipe open (no EOF)
+            if not _hand_over(self.to_child, len(payload).to_bytes(8, "big") + payload, seconds):
+                return Finished({}, True)
+            results, failure, timed_out = _collect(self.from_child, seconds, per_item)
+        except BrokenPipeError:
+            raise WorkerFailed("the worker died before it finished") from None
+        finally:
+            self.close()
+        if failure is not None and not timed_out:
+            raise WorkerFailed(failure)
+        return Finished(results, timed_out)
+
+    def close(self) -> None:
+        """Kill and reap the child, used or not."""
+        if self.done:
+            return
+        self.done = True
+        for fd in (self.to_child, self.from_child):
+            if fd >= 0:
+                os.close(fd)
+        _kill_group(self.pid)
+
+
+def _hand_over(fd: int, data: bytes, seconds: float) -> bool:
+    """Write ``data`` to the child's pipe; False when it takes no more in time (still
+    preparing, or stuck)."""
+    deadline = time.monotonic() + seconds
+    os.set_blocking(fd, False)
+    while data:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([], [fd], [], left)[1]:
+            return False
+        data = data[os.write(fd, data) :]
+    return True
+
+
+def _early_child(  # pragma: no cover - the child
+    prepare: Callable[[], object], work: Work, requests: int, fd: int
+) -> None:
+    try:
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        _only_fds(requests, fd)  # the caller's pipes (stdout, stderr) never wait on the child
+        prepare()
+        with os.fdopen(requests, "rb") as incoming:
+            size = int.from_bytes(incoming.read(8), "big")  # 0 at EOF: closed unused
+            items = incoming.read(size) if size else b""
+        if len(items) == size > 0:
+            _child(work, json.loads(items), fd)
+    finally:
+        os._exit(0)
+
+
+def _only_fds(*keep: int) -> None:  # pragma: no cover - the child
+    """stdin, stdout and stderr on /dev/null, and no other descriptor open but ``keep``."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for std in (0, 1, 2):
+        os.dup2(null, std)
+    at = 3
+    for fd in sorted(keep):
+        os.closerange(at, fd)
+        at = fd + 1
+    os.closerange(at, os.sysconf("SC_OPEN_MAX"))
 
 
 def _collect(fd: int, seconds: float, per_item: bool) -> tuple[dict[int, Any], str | None, bool]:

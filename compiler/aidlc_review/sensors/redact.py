@@ -34,12 +34,19 @@ import bisect
 import functools
 import hashlib
 import re
+import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from aidlc_review.sensors.deadline import WorkerFailed, no_fork, run_limited
+from aidlc_review.sensors.deadline import (
+    EarlyChild,
+    WorkerFailed,
+    fork_early,
+    no_fork,
+    run_limited,
+)
 
 REDACTED = "<redacted secret>"
 FAST_CHARS = 512  # checked in process: the slowest known text this long takes about 60 ms
@@ -150,14 +157,18 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
     limit = REDACT_SECONDS if seconds is None else seconds
     out: list[list[Hit] | None] = [None] * len(texts)
     pending = []
+    fast = []
     clean = _known_clean([t for t in texts if len(t) <= MEMO_CHARS and _may_hold(t)])
     for index, text in enumerate(texts):
         if not _may_hold(text) or text in clean:
             out[index] = []
         elif len(text) <= FAST_CHARS and len(text) + _chars(_decoded(text)) <= FAST_CHARS:
-            out[index] = _checked(text)
+            fast.append(index)
         else:
             pending.append(index)
+    early = _checked_early([texts[i] for i in fast], limit)
+    for at, index in enumerate(fast):
+        out[index] = early[at] if at in early else _checked(texts[index])
     _remember_clean(
         [t for t, hits in zip(texts, out, strict=True) if hits == [] and len(t) <= MEMO_CHARS]
     )
@@ -173,6 +184,45 @@ def _hits_many(texts: Sequence[str], seconds: float | None) -> list[list[Hit] | 
         unfinished = [i for at, i in enumerate(pending) if at not in done.results]
         pending = unfinished[1:]  # texts go in order: the first unfinished one ran out of time
     return out
+
+
+def load_plugins_early() -> None:
+    """Start loading detect-secrets' plugins now, in a child forked on another core
+    (``deadline.fork_early``), while this process imports the rest of what it runs: the
+    first short texts it checks before loading them itself (a review's claimed names, read
+    before any tool starts) are checked there. Nothing when they are loaded here already
+    or a fork is unsafe; ``stop_loading_early`` ends a child left unused."""
+    with _EARLY_LOCK:
+        if not _EARLY and not _plugins.cache_info().currsize:
+            child = fork_early(_plugins, _hits_each)
+            _EARLY.extend([child] if child is not None else [])
+
+
+def stop_loading_early() -> None:
+    with _EARLY_LOCK:
+        while _EARLY:
+            _EARLY.pop().close()
+
+
+def _checked_early(texts: Sequence[str], limit: float) -> dict[int, list[Hit] | None]:
+    """What the early child found in ``texts`` (by index), if one waits and the plugins are
+    not loaded here: a text it did not answer (it failed or ran out of time) is checked here."""
+    with _EARLY_LOCK:
+        child = _EARLY.pop() if _EARLY and texts else None
+    if child is None:
+        return {}
+    if _plugins.cache_info().currsize:  # loaded here since: checking here is quicker
+        child.close()
+        return {}
+    try:
+        done = child.run(texts, limit, per_item=True)
+    except WorkerFailed:
+        return {}
+    return {at: _from_json(hits) for at, hits in done.results.items()}
+
+
+_EARLY: list[EarlyChild] = []  # at most one
+_EARLY_LOCK = threading.Lock()
 
 
 # A text of at most MEMO_CHARS characters found clean (a claimed file's name, a finding's

@@ -28,6 +28,7 @@ from aidlc_review.sensors.installed_version import installed_version
 _VERSIONS: dict[tuple[str, int, int], str] = {}
 _LIVE: dict[int, set[subprocess.Popen[bytes]]] = {}  # thread ident -> the tools it runs
 _STOPPED: set[int] = set()  # threads of an interrupted run: no new tools
+_ON_START: list[Callable[[], None]] = []  # told once, when the next tool has started
 _LIVE_LOCK = threading.Lock()
 
 
@@ -42,6 +43,21 @@ def stop_threads(idents: frozenset[int]) -> None:
         _STOPPED.update(idents)
         for proc in (proc for ident in idents for proc in _LIVE.get(ident, ())):
             _signal_group(proc)
+
+
+def on_next_start(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback`` once, when the next tool (on any thread) has started; returns what
+    forgets it unused. A pass loads what follows its tools then (``run.engine``): before,
+    the interpreter is busy with the work that starts them."""
+    with _LIVE_LOCK:
+        _ON_START.append(callback)
+
+    def forget() -> None:
+        with _LIVE_LOCK:
+            if callback in _ON_START:
+                _ON_START.remove(callback)
+
+    return forget
 
 
 def release_threads(idents: frozenset[int]) -> None:
@@ -88,9 +104,11 @@ def run_tool(
     timeout: float,
     env: dict[str, str] | None = None,
     heartbeat: Callable[[float], None] | None = None,
+    started: Callable[[], None] | None = None,
 ) -> ToolRun:
     """Run ``argv`` in its own session; on timeout kill the whole process group.
-    ``heartbeat`` is told the seconds so far every ``HEARTBEAT_SECONDS`` while it runs."""
+    ``started`` is called once it runs; ``heartbeat`` is told the seconds so far every
+    ``HEARTBEAT_SECONDS`` while it runs."""
     merged = {**os.environ, **(env or {})}
     ident = threading.get_ident()
     if ident in _STOPPED:
@@ -107,9 +125,14 @@ def run_tool(
     with _LIVE_LOCK:
         _LIVE.setdefault(ident, set()).add(proc)
         stopped = ident in _STOPPED  # stopped while it started: it must not run on
+        told, _ON_START[:] = _ON_START[:], []
+    for tell in told:
+        tell()
     if stopped:
         _signal_group(proc)
     try:
+        if started is not None:
+            started()
         out, err = _wait(proc, timeout, heartbeat)
     except subprocess.TimeoutExpired:
         _kill_group(proc)

@@ -7,6 +7,9 @@ and a staged file the sensors hook is given by its absolute path or from outside
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,6 +101,29 @@ def test_a_claimed_name_holding_a_secret_is_refused_without_the_secret(
         "rename it so no secret is in its path\n"
     )
     assert FAKE_KEY not in err
+
+
+def test_a_review_in_its_own_process_refuses_a_secret_name_without_the_secret(
+    tmp_path: Path,
+) -> None:
+    """As a user runs it: one process, whose claimed names are checked in the child it
+    forked to load detect-secrets (``redact.load_plugins_early``)."""
+    name = f"src/{FAKE_KEY}.py"
+    ws = make_workspace(tmp_path / "ws", {"src/orders.py": CLEAN, name: CLEAN})
+    before = files_of(ws)
+    done = subprocess.run(
+        [sys.executable, "-m", "aidlc_review", *review_args(ws)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"{manifest_path(ws)}: $.writes[0].path: names a secret "
+        f"({scrub(name)[0]}); rename it so no secret is in its path\n"
+    )
+    assert files_of(ws) == before
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import cast
 
+from aidlc_review.harness.definitions.sensor import SensorManifest
 from aidlc_review.review.agents.answer import AnswerCheck, frozen_line_counts, validate_answer
 from aidlc_review.review.agents.text import known_hashes
 from aidlc_review.review.findings.change_filter import classify, unit_change
@@ -43,6 +44,7 @@ from aidlc_review.review.source.git_drift import list_files
 from aidlc_review.review.source.kept_source import keep_source
 from aidlc_review.sensors.redact import Quoted
 from aidlc_review.sensors.results import CheckFinding, CheckResult
+from aidlc_review.sensors.tools import on_next_start
 from aidlc_review.severity import Severity, blocks
 
 Progress = Callable[[str], None]
@@ -143,36 +145,36 @@ def gather(ctx: UnitContext, progress: Progress) -> Gathered:
     for _, reason in drifted:
         progress(reason)
     # kept, sealed, for the first gate after this review (``review.record.sensor_replay``)
-    with renderer_loading(progress) as said:
+    with loading_what_follows(ctx.sensors):
         results = run_and_keep(
-            ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, said, listing
+            ctx.paths, ctx.harness, list(frozen.files), ctx.sensors, settings, progress, listing
         )
     return Gathered(manifest, frozen, results, baseline, drifted)
 
 
 @contextmanager
-def renderer_loading(progress: Progress) -> Iterator[Progress]:
-    """While the sensors' tools run, the report's renderer loads on a thread (the main
-    thread only waits for the tools then), so writing the report after them only renders
-    it. It starts once the sensors say their first line (their runners imported, the first
-    tool starting): before that it would take the interpreter from the work that starts
-    the tools. Yields the progress to give the sensors."""
+def loading_what_follows(sensors: list[SensorManifest]) -> Iterator[None]:
+    """While the sensors' tools run, what follows them loads on a thread: the runners of
+    the project's tests (``sensors.api.load_runners``) and the report's renderer, so the
+    tests start as soon as the static tools end and writing the report only renders it.
+    It starts once the first tool has started: before that it would take the interpreter
+    from the work that starts the tools (and, with no tool, as the sensors end)."""
     begun = threading.Event()
 
     def load() -> None:
         begun.wait()
+        from aidlc_review.sensors.api import load_runners
+
+        load_runners(sensors)
         load_renderer()
 
-    loading = threading.Thread(target=load, name="aidlc-report", daemon=True)
+    loading = threading.Thread(target=load, name="aidlc-loading", daemon=True)
+    forget = on_next_start(begun.set)
     loading.start()
-
-    def said(line: str) -> None:
-        begun.set()
-        progress(line)
-
     try:
-        yield said
+        yield
     finally:
+        forget()
         begun.set()
         loading.join()
 
