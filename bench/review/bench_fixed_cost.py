@@ -16,8 +16,9 @@ mypy strict + coverage configured, N claimed files, one planted F401):
   empty cache (both whole processes). ``fixed cost`` is their difference: what the review
   adds beyond its tools' own time (target: at most 150 ms).
 - **small TypeScript unit**: ``bench_npm_unit.py``'s "orders" workspace (4 claimed files;
-  eslint, tsc, prettier, vitest + v8 coverage, detect-secrets run directly as
-  ``bench/judgment/direct_npm.py`` runs them) against a cold ``review run``. Its
+  eslint, eslint with the security lens's configuration, tsc, prettier, vitest + v8
+  coverage, detect-secrets run directly as ``bench/judgment/direct_npm.py`` runs them, as
+  ``bench_npm_unit.py`` does) against a cold ``review run``. Its
   node_modules come from npm once per machine (the bench's npm cache, linked into each
   copy; the review installs nothing).
 - **unchanged bytes**, for each size N, right after one review (untimed) with its cache:
@@ -97,7 +98,7 @@ def small_ts_unit(scratch: Path, repeat: int) -> dict[str, float]:
     for n in range(repeat):
         copy = npm_bench._copy(template, scratch / f"ts-direct-{n}")
         started = time.perf_counter()
-        npm_bench.run_direct_npm(copy, claims, npm_bench.ORDERS.test_command, env)
+        npm_bench.run_direct_npm(copy, claims, npm_bench.ORDERS.test_command, env, lens=True)
         direct.append(time.perf_counter() - started)
         copy = npm_bench._copy(template, scratch / f"ts-review-{n}")
         took, _ = npm_bench._review(copy, scratch / f"ts-cache-{n}", scratch / f"ts-state-{n}")

@@ -100,17 +100,14 @@ def _run_all(
     the type checker's seconds overlap the others'. The first (the type checker, started
     first: ``record.sensor_replay.whole_program_first``) starts its tool before the others
     begin (or ends, or ``FIRST_TOOL_WAIT`` passes), so their Python work does not slow the
-    start of the longest tool. Then the sensors that run the
-    project's code, one at a time with the machine to themselves
-    (``registry.RUNS_PROJECT_CODE``)."""
+    start of the longest tool. Each imports its runner where no fork lands
+    (``deadline.no_fork``). Then the sensors that run the project's code, one at a time
+    with the machine to themselves (``registry.RUNS_PROJECT_CODE``)."""
 
     def project_code(manifest: SensorManifest) -> bool:
         return manifest.runner is not None and manifest.runner.name in RUNS_PROJECT_CODE
 
     static = [m for m in manifests if not project_code(m)]
-    for manifest in static:  # import the runners here, not while another thread forks
-        if manifest.runner is not None:
-            resolve_runner(manifest.runner.name)
     workers: set[int] = set()
     first_started = threading.Event()  # the first sensor's tool runs, or that sensor ended
 
@@ -213,7 +210,8 @@ def _run_checked(
             manifest.category,
             command=manifest.command,
         ), None
-    runner = resolve_runner(manifest.runner.name)
+    with no_fork():  # imported on a worker: no other thread's fork copies it half-made
+        runner = resolve_runner(manifest.runner.name)
     if runner is None:
         return skipped(
             name,

@@ -38,7 +38,7 @@ from typing import Any
 # the child's work: given the items, yield (index, JSON-able result) as each is done
 Work = Callable[[Sequence[Any]], Iterator[tuple[int, Any]]]
 _DONE, _FAILED = -1, -2  # the child's last line: its indexes are never negative
-_FORKING = threading.Lock()
+_FORKING = threading.RLock()  # re-entrant: an import under ``no_fork`` may load more
 
 
 @contextlib.contextmanager
