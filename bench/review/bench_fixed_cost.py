@@ -29,7 +29,10 @@ mypy strict + coverage configured, N claimed files, one planted F401):
 
 To measure another commit in the same way (before/after), put its package first on the
 path: ``git worktree add /tmp/before <commit>`` and run this script with
-``PYTHONPATH=/tmp/before/compiler`` (every process it starts inherits it).
+``PYTHONPATH=/tmp/before/compiler`` (every process it starts inherits it). Compile both
+sides first (``python -m compileall -q /tmp/before/compiler``): the workspaces' environment
+sets ``PYTHONDONTWRITEBYTECODE``, and a side without its ``__pycache__`` compiles every
+module in every process (about 60 ms more a process).
 
 Every figure is the median of ``--repeat`` runs, in seconds, the process start-up
 included. The load average (``/proc/loadavg``, 1 minute) is printed beside each row: the

@@ -1,7 +1,8 @@
-"""``deadline.fork_early``: a child forked while the process runs one thread loads what its
-work needs on another core, then answers one ``run`` as ``run_limited`` does; a child that
-dies, hangs or is never used costs an answer (the caller checks in process), never a
-process left behind or the caller's output held open.
+"""``deadline.fork_early``: a child forked while the process runs one thread, on a machine
+it may use two cores of, loads what its work needs on the other core, then answers one
+``run`` as ``run_limited`` does; a child that dies, hangs or is never used costs an answer
+(the caller checks in process), never a process left behind or the caller's output held
+open.
 
 Each spec runs in a fresh process: a test runner's worker runs threads, where no early
 child is forked (the last spec)."""
@@ -97,6 +98,17 @@ def test_a_child_left_unused_does_not_hold_the_callers_output_open() -> None:
     said = fresh_process(USE="no", PREPARE_SECONDS="8")  # exits, the child still preparing
     assert said["forked"] is True
     assert time.monotonic() - started < 6  # stdout reached its end without the child
+
+
+def test_a_process_allowed_one_core_forks_no_early_child() -> None:
+    done = subprocess.run(
+        ["taskset", "-c", "0", sys.executable, "-c", PROGRAM, "a.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(done.stdout)["forked"] is False
 
 
 def test_a_process_running_threads_forks_no_early_child() -> None:

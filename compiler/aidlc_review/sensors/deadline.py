@@ -90,9 +90,10 @@ def run_limited(
 def fork_early(prepare: Callable[[], object], work: Work) -> EarlyChild | None:
     """A child forked now that runs ``prepare`` (imports and loads what ``work`` needs) on
     another core while this process goes on, then waits for the items of one ``run``.
-    Only while this process runs a single thread: no lock or import of another thread can
-    be caught half-held in the child. None when another thread runs or the fork fails."""
-    if threading.active_count() != 1:
+    Only while this process runs a single thread (no lock or import of another thread can
+    be caught half-held in the child) and may run on two cores or more (on one, the child
+    would only take turns with it). None otherwise, or when the fork fails."""
+    if threading.active_count() != 1 or len(os.sched_getaffinity(0)) < 2:
         return None
     requests, to_child = os.pipe()
     results, from_child = os.pipe()
