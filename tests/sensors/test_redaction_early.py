@@ -21,9 +21,10 @@ import json, os, signal, sys
 from aidlc_review.sensors import redact
 
 redact.load_plugins_early()
-forked = bool(redact._EARLY)
+child = redact._EARLY._child
+forked = child is not None
 if os.environ.get("KILL_IT") and forked:
-    os.kill(redact._EARLY[0].pid, signal.SIGKILL)
+    os.kill(child.pid, signal.SIGKILL)
 found = redact.scrub_many(sys.argv[1:])
 loaded_here = bool(redact._plugins.cache_info().currsize)
 redact.stop_loading_early()

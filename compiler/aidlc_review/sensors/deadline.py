@@ -153,6 +153,30 @@ class EarlyChild:
         _kill_group(self.pid)
 
 
+class EarlySlot:
+    """At most one ``fork_early`` child at a time, taken by whichever thread first has
+    items for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._child: EarlyChild | None = None
+
+    def start(self, prepare: Callable[[], object], work: Work) -> None:
+        with self._lock:
+            if self._child is None:
+                self._child = fork_early(prepare, work)
+
+    def take(self) -> EarlyChild | None:
+        with self._lock:
+            child, self._child = self._child, None
+        return child
+
+    def stop(self) -> None:
+        child = self.take()
+        if child is not None:
+            child.close()
+
+
 def _hand_over(fd: int, data: bytes, seconds: float) -> bool:
     """Write ``data`` to the child's pipe; False when it takes no more in time (still
     preparing, or stuck)."""

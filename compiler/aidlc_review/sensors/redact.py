@@ -34,19 +34,12 @@ import bisect
 import functools
 import hashlib
 import re
-import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from aidlc_review.sensors.deadline import (
-    EarlyChild,
-    WorkerFailed,
-    fork_early,
-    no_fork,
-    run_limited,
-)
+from aidlc_review.sensors.deadline import EarlySlot, WorkerFailed, no_fork, run_limited
 
 REDACTED = "<redacted secret>"
 FAST_CHARS = 512  # checked in process: the slowest known text this long takes about 60 ms
@@ -192,23 +185,18 @@ def load_plugins_early() -> None:
     first short texts it checks before loading them itself (a review's claimed names, read
     before any tool starts) are checked there. Nothing when they are loaded here already
     or a fork is unsafe; ``stop_loading_early`` ends a child left unused."""
-    with _EARLY_LOCK:
-        if not _EARLY and not _plugins.cache_info().currsize:
-            child = fork_early(_plugins, _hits_each)
-            _EARLY.extend([child] if child is not None else [])
+    if not _plugins.cache_info().currsize:
+        _EARLY.start(_plugins, _hits_each)
 
 
 def stop_loading_early() -> None:
-    with _EARLY_LOCK:
-        while _EARLY:
-            _EARLY.pop().close()
+    _EARLY.stop()
 
 
 def _checked_early(texts: Sequence[str], limit: float) -> dict[int, list[Hit] | None]:
     """What the early child found in ``texts`` (by index), if one waits and the plugins are
     not loaded here: a text it did not answer (it failed or ran out of time) is checked here."""
-    with _EARLY_LOCK:
-        child = _EARLY.pop() if _EARLY and texts else None
+    child = _EARLY.take() if texts else None
     if child is None:
         return {}
     if _plugins.cache_info().currsize:  # loaded here since: checking here is quicker
@@ -221,8 +209,7 @@ def _checked_early(texts: Sequence[str], limit: float) -> dict[int, list[Hit] | 
     return {at: _from_json(hits) for at, hits in done.results.items()}
 
 
-_EARLY: list[EarlyChild] = []  # at most one
-_EARLY_LOCK = threading.Lock()
+_EARLY = EarlySlot()
 
 
 # A text of at most MEMO_CHARS characters found clean (a claimed file's name, a finding's

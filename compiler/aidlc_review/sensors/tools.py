@@ -126,13 +126,11 @@ def run_tool(
         _LIVE.setdefault(ident, set()).add(proc)
         stopped = ident in _STOPPED  # stopped while it started: it must not run on
         told, _ON_START[:] = _ON_START[:], []
-    for tell in told:
-        tell()
     if stopped:
         _signal_group(proc)
     try:
-        if started is not None:
-            started()
+        for tell in [*told, *([started] if started is not None else [])]:
+            tell()
         out, err = _wait(proc, timeout, heartbeat)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
