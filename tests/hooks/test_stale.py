@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.cli.main import main
 from aidlc_review.hooks.stale import stale_units
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record import proof
@@ -18,7 +17,7 @@ from tests.review.workspace import (
     UNIT,
     counted_calls,
     make_workspace,
-    review_args,
+    reviewed_workspace,
     write,
 )
 
@@ -32,9 +31,7 @@ def checks(monkeypatch) -> list[bool]:
 
 
 def _reviewed(tmp_path: Path, source: str, code: int) -> Path:
-    ws = make_workspace(tmp_path / "ws", {APP: source})
-    assert main(review_args(ws)) == code
-    return ws
+    return reviewed_workspace(tmp_path / "ws", {APP: source}, code)
 
 
 def test_a_second_commit_on_proven_bytes_is_answered_without_the_full_check(

@@ -140,6 +140,15 @@ def files_holding(root: Path, values: tuple[str, ...]) -> list[str]:
     )
 
 
+def reviewed_workspace(root: Path, files: dict[str, str], code: int) -> Path:
+    """A workspace holding ``files`` (all claimed), reviewed once: ``review run`` exits ``code``."""
+    from aidlc_review.cli.main import main
+
+    ws = make_workspace(root, files)
+    assert main(review_args(ws)) == code
+    return ws
+
+
 def counted_calls(monkeypatch: Any, owner: object, name: str) -> list[bool]:
     """One entry per call of the real ``owner.name`` from now on (the real function runs)."""
     calls: list[bool] = []

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from aidlc_review.cli.main import main
 from aidlc_review.review.inputs.paths import RecordPaths
 from aidlc_review.review.record import recompute
 from aidlc_review.review.record.proof import prove_unit
@@ -20,8 +19,7 @@ from tests.review.workspace import (
     LINT_ERROR,
     UNIT,
     counted_calls,
-    make_workspace,
-    review_args,
+    reviewed_workspace,
     write,
 )
 
@@ -35,9 +33,7 @@ def runs(monkeypatch) -> list[bool]:
 
 
 def _reviewed(tmp_path: Path, source: str, code: int) -> RecordPaths:
-    ws = make_workspace(tmp_path / "ws", {APP: source})
-    assert main(review_args(ws)) == code
-    return RecordPaths.resolve(ws, UNIT)
+    return RecordPaths.resolve(reviewed_workspace(tmp_path / "ws", {APP: source}, code), UNIT)
 
 
 def test_a_second_proof_of_unchanged_bytes_does_not_run_the_sensors_again(

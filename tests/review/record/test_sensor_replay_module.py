@@ -175,18 +175,11 @@ def test_without_a_configured_base_a_replayed_blocking_finding_still_blocks(
 
 
 def test_a_pass_starts_its_whole_program_checks_first_and_records_the_plans_order(
-    tmp_path, capsys, monkeypatch
+    tmp_path, capsys, ran
 ) -> None:
     from aidlc_review.sensors.registry import FILE_LOCAL
 
-    started: list[list[str]] = []
-    real = sensors.run_sensors
-
-    def counted(workspace, files, manifests, **kwargs):  # type: ignore[no-untyped-def]
-        started.append([m.id for m in manifests])
-        return real(workspace, files, manifests, **kwargs)
-
-    monkeypatch.setattr(sensors, "run_sensors", counted)
+    started = ran
     ws = make_workspace(tmp_path / "ws", {APP: LINT_ERROR})
     assert main(review_args(ws)) == 1
     paths = RecordPaths.resolve(ws, UNIT)
